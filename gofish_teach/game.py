@@ -1,0 +1,430 @@
+"""The game: a state you drive with ``ask``, and the log of what happened.
+
+The only decision in Go Fish is whom to ask for what; everything else (handing over cards,
+fishing, laying books, the empty-hand rule, passing the turn) follows from the rules. So
+``Game.ask`` resolves a whole ask and every automatic step after it, and returns when the
+next decision is due.
+
+>>> from gofish_teach import Game, Rules
+>>> rules = Rules.preset("pond").replace(n_ranks=3, hand_size=2)
+>>> game = Game(rules, n_players=2, deck=["A", "A", "2", "A", "3", "3", "2", "A", "2", "3", "2", "3"])
+>>> game.hand(0), game.hand(1)
+((Card('A', '♣'), Card('2', '♣')), (Card('A', '♦'), Card('A', '♥')))
+>>> game.legal_asks()
+[(1, 'A'), (1, '2')]
+>>> for event in game.ask(1, "A"): print(event)
+Player 0 asks Player 1 for Aces.
+Player 1 gives Player 0 two Aces.
+>>> game
+<Game pond, 2 players, 1 asks, ocean 8, books [0, 0], player 0 to ask>
+>>> game.ask(1, "3")
+Traceback (most recent call last):
+...
+gofish_teach.game.IllegalMove: player 0 holds no 3s, so cannot ask for 3s
+"""
+from __future__ import annotations
+
+import json
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from .cards import SUITS, Card, make_deck, normalize_rank, plural
+from .events import Ask, Book, Deal, Draw, Event, GameOver, GoFish, Give, Skip, Turn
+from .rules import Rules
+
+SAVE_FORMAT = "gofish-teach/1"
+
+
+class IllegalMove(ValueError):
+    """An ask the rules do not allow. The message names the rule; the game is unchanged."""
+
+
+class Game:
+    """One game of Go Fish under some :class:`Rules`.
+
+    Args:
+        rules: the rules to play by.
+        n_players: seats 0 .. n_players-1; seat 0 is dealt first and moves first.
+        seed: shuffle the deck with ``numpy.random.default_rng(seed)``.
+        deck: instead of a seed, the deck order (index 0 is the top, dealt first), as cards
+            (``Card`` or ``'Q♥'``) or as rank labels (suits are then given in order of appearance).
+        names: seat names for the event sentences (default "Player 0", "Player 1", ...).
+    """
+
+    def __init__(self, rules: Rules, n_players: int, *, seed=None, deck: Iterable | None = None,
+                 names: Sequence[str] | None = None):
+        rules.check_players(n_players)
+        self.rules = rules
+        self.n_players = n_players
+        self.names = tuple(names) if names is not None else tuple(f"Player {p}" for p in range(n_players))
+        if len(self.names) != n_players:
+            raise ValueError(f"names: expected {n_players} names, got {len(self.names)}")
+        self.ranks = rules.ranks
+        self._rank_index = {r: i for i, r in enumerate(self.ranks)}
+        self.deck: tuple[Card, ...] = tuple(self._make_deck(seed, deck))
+
+        self._hands: list[list[list[str]]] = [[[] for _ in self.ranks] for _ in range(n_players)]
+        self._sizes = [0] * n_players
+        self._books: list[list[str]] = [[] for _ in range(n_players)]
+        self._books_snapshot: tuple[tuple[str, ...], ...] = ((),) * n_players
+        self._n_books = 0
+        self._total_books = rules.total_books
+        self._opponents = [tuple(q for q in range(n_players) if q != p and q != rules.partner(p, n_players))
+                           for p in range(n_players)]
+        self._top = 0  # deck[self._top:] is the ocean
+        self._events: list[Event] = []
+        self._private: list[dict[int, Event]] = [{} for _ in range(n_players)]
+        self._moves: list[tuple[int, str, str | None]] = []
+        self.current_player = 0
+        self.is_over = False
+        self.winners: tuple[int, ...] = ()
+        self._deal()
+
+    # ------------------------------------------------------------------ set-up
+    def _make_deck(self, seed, deck) -> list[Card]:
+        fresh = make_deck(self.ranks)
+        if deck is None:
+            order = np.random.default_rng(seed).permutation(len(fresh))
+            return [fresh[i] for i in order]
+        if seed is not None:
+            raise ValueError("give either seed= or deck=, not both")
+        cards, next_suit = [], {}
+        for item in deck:
+            if isinstance(item, Card):
+                card = item
+            elif isinstance(item, str) and item.strip()[-1:].lower() in "♣♦♥♠cdhs" and len(item.strip()) >= 2 \
+                    and item.strip().upper() not in ("10",):
+                card = Card.parse(item)
+            else:
+                rank = normalize_rank(item)
+                k = next_suit.get(rank, 0)
+                next_suit[rank] = k + 1
+                card = Card(rank, SUITS[k % len(SUITS)])
+            cards.append(card)
+        if sorted(cards) != sorted(fresh):
+            missing = sorted(set(fresh) - set(cards))
+            extra = sorted(set(cards) - set(fresh)) or sorted(c for c in set(cards) if cards.count(c) > 1)
+            raise ValueError(
+                f"deck: must hold each of the {len(fresh)} cards of ranks {', '.join(self.ranks)} exactly once"
+                + (f"; missing {' '.join(map(str, missing[:6]))}" if missing else "")
+                + (f"; unexpected or repeated {' '.join(map(str, extra[:6]))}" if extra else "")
+            )
+        return cards
+
+    def _deal(self) -> None:
+        size, n = self.rules.deal_size(self.n_players), self.n_players
+        for k in range(size * n):  # one card at a time, round robin from seat 0
+            card = self.deck[k]
+            self._hands[k % n][self._rank_index[card.rank]].append(card.suit)
+        self._top = size * n
+        for p in range(n):
+            self._sizes[p] = size
+            cards = tuple(self.deck[p:size * n:n])
+            self._log(Deal(p, size, None), p, Deal(p, size, cards))
+        for p in range(n):  # books are laid at once, straight after the deal too
+            self._lay_books(p)
+        self._settle()
+
+    # ------------------------------------------------------------------ reading the state
+    @property
+    def ocean_size(self) -> int:
+        return len(self.deck) - self._top
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The public log: everything every player saw (drawn cards hidden unless shown)."""
+        return tuple(self._events)
+
+    @property
+    def books(self) -> tuple[tuple[str, ...], ...]:
+        """The ranks each seat has laid down as books, in the order they were made."""
+        return self._books_snapshot
+
+    @property
+    def book_counts(self) -> tuple[int, ...]:
+        return tuple(len(b) for b in self._books)
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(self._sizes)
+
+    @property
+    def n_asks(self) -> int:
+        return len(self._moves)
+
+    @property
+    def moves(self) -> tuple[tuple, ...]:
+        """Every ask made so far, as ``(target, rank)`` (``(target, rank, suit)`` for card asks)."""
+        return tuple(m if m[2] else m[:2] for m in self._moves)
+
+    def hand(self, player: int) -> tuple[Card, ...]:
+        """The cards ``player`` holds, sorted by rank then suit. (The truth: use ``view`` for what a player knows.)"""
+        self._check_seat(player, "player")
+        return tuple(Card(r, s) for r, suits in zip(self.ranks, self._hands[player]) for s in sorted(suits, key=SUITS.index))
+
+    def count(self, player: int, rank: str) -> int:
+        """How many cards of ``rank`` ``player`` holds."""
+        return len(self._hands[player][self._index(rank)])
+
+    def ocean(self) -> tuple[Card, ...]:
+        """The ocean from the top down. (The truth: no player sees this.)"""
+        return self.deck[self._top:]
+
+    def view(self, player: int):
+        """What ``player`` has seen, and nothing more: its information state."""
+        from .view import View
+
+        self._check_seat(player, "player")
+        return View(self, player)
+
+    def team_of(self, player: int) -> tuple[int, ...]:
+        partner = self.rules.partner(player, self.n_players)
+        return (player,) if partner is None else tuple(sorted((player, partner)))
+
+    # ------------------------------------------------------------------ the one decision
+    def legal_asks(self) -> list[tuple]:
+        """Every ask the current player may make: ``(target, rank)``, or ``(target, rank, suit)`` for card asks."""
+        if self.is_over:
+            return []
+        p = self.current_player
+        hand = self._hands[p]
+        if self.rules.bluff:
+            ranks = [r for r in self.ranks if not self._all_booked(r)]
+        else:
+            ranks = [r for r, suits in zip(self.ranks, hand) if suits]
+        targets = self._opponents[p]
+        if not self.rules.specific_card:
+            return [(t, r) for t in targets for r in ranks]
+        return [(t, r, s) for t in targets for r in ranks for s in SUITS
+                if s not in hand[self._rank_index[r]]]
+
+    def check_ask(self, target, rank, suit=None) -> tuple[int, int, str | None]:
+        """Raise :class:`IllegalMove` naming the rule if the current player may not make this ask."""
+        p = self.current_player
+        if self.is_over:
+            raise IllegalMove("the game is over, so no more asks")
+        if not isinstance(target, (int, np.integer)) or isinstance(target, bool) or not 0 <= target < self.n_players:
+            raise IllegalMove(f"target {target!r} is not a seat: seats are 0 to {self.n_players - 1}")
+        target = int(target)
+        if target == p:
+            raise IllegalMove(f"player {p} cannot ask themself: ask an opponent")
+        if target == self.rules.partner(p, self.n_players):
+            raise IllegalMove(f"player {target} is player {p}'s partner, and partners may not ask each other")
+        try:
+            label = normalize_rank(rank)
+            r = self._rank_index[label]
+        except (ValueError, KeyError):
+            raise IllegalMove(f"rank {rank!r} is not in this deck: ranks are {', '.join(self.ranks)}") from None
+        if self._n_books and self._all_booked(label):
+            raise IllegalMove(f"all the {plural(label)} are in books on the table, so cannot be asked for")
+        if not self.rules.bluff and not self._hands[p][r]:
+            raise IllegalMove(f"player {p} holds no {plural(label)}, so cannot ask for {plural(label)}")
+        if self.rules.specific_card:
+            if suit is None:
+                raise IllegalMove("suit: these rules ask for a specific card, so name its suit too")
+            try:
+                suit = Card.parse(label + str(suit)).suit
+            except ValueError:
+                raise IllegalMove(f"suit {suit!r} is not one of {' '.join(SUITS)}") from None
+            if suit in self._hands[p][r]:
+                raise IllegalMove(f"player {p} already holds the {label}{suit}, so cannot ask for it")
+        elif suit is not None:
+            raise IllegalMove("suit: these rules ask for a whole rank, not a specific card")
+        return target, r, suit
+
+    def ask(self, target: int, rank: str, suit: str | None = None) -> list[Event]:
+        """The current player asks ``target`` for ``rank``; returns the events until the next decision.
+
+        Raises :class:`IllegalMove` (and changes nothing) if the ask breaks a rule.
+        """
+        target, r, suit = self.check_ask(target, rank, suit)
+        start = len(self._events)
+        p, label = self.current_player, self.ranks[r]
+        self._moves.append((target, label, suit))
+        self._log(Ask(p, target, label, suit))
+        held = self._hands[target][r]
+        wanted = [s for s in held if s == suit] if suit else list(held)
+        again = False
+        if wanted:
+            for s in wanted:
+                held.remove(s)
+            self._hands[p][r].extend(wanted)
+            self._sizes[target] -= len(wanted)
+            self._sizes[p] += len(wanted)
+            self._log(Give(target, p, label, len(wanted)))
+            self._lay_books(p)
+            again = True
+        else:
+            self._log(GoFish(target, p, label))
+            if self.ocean_size:
+                card = self._draw(p)
+                lucky = card.rank == label and (suit is None or card.suit == suit)
+                if lucky:
+                    self._log(Draw(p, 1, (card,), "fish", True))
+                else:
+                    self._log(Draw(p, 1, None, "fish"), p, Draw(p, 1, (card,), "fish"))
+                made_book = self._lay_books(p)
+                again = lucky or (made_book and self.rules.book_draw_again)
+        if not self._check_end() and not again:
+            self._pass_turn()
+        self._settle()
+        return self._events[start:]
+
+    # ------------------------------------------------------------------ the automatic steps
+    def _log(self, public: Event, player: int | None = None, private: Event | None = None) -> None:
+        if private is not None:
+            self._private[player][len(self._events)] = private
+        self._events.append(public)
+
+    def _draw(self, player: int) -> Card:
+        card = self.deck[self._top]
+        self._top += 1
+        self._hands[player][self._rank_index[card.rank]].append(card.suit)
+        self._sizes[player] += 1
+        return card
+
+    def _lay_books(self, player: int) -> bool:
+        made = False
+        size = self.rules.book_size
+        for r, suits in enumerate(self._hands[player]):
+            while len(suits) >= size:
+                del suits[:size]
+                self._sizes[player] -= size
+                self._books[player].append(self.ranks[r])
+                self._books_snapshot = tuple(tuple(b) for b in self._books)
+                self._n_books += 1
+                self._log(Book(player, self.ranks[r]))
+                made = True
+        return made
+
+    def _pass_turn(self) -> None:
+        self.current_player = (self.current_player + 1) % self.n_players
+        self._log(Turn(self.current_player))
+
+    def _settle(self) -> None:
+        """Apply the empty-hand rule until the player to act holds cards or the game ends."""
+        while not self._check_end():
+            p = self.current_player
+            if self._sizes[p]:
+                return
+            if not self.ocean_size:
+                self._log(Skip(p))
+            elif self.rules.empty_hand == "new_hand":
+                count = min(self.rules.deal_size(self.n_players), self.ocean_size)
+                cards = tuple(self._draw(p) for _ in range(count))
+                self._log(Draw(p, count, None, "empty hand"), p, Draw(p, count, cards, "empty hand"))
+                self._lay_books(p)
+            else:
+                card = self._draw(p)
+                self._log(Draw(p, 1, None, "empty hand"), p, Draw(p, 1, (card,), "empty hand"))
+                if self.rules.empty_hand == "draw_one_play" and not self._check_end():
+                    continue  # plays on with the card just drawn
+            if not self._check_end():
+                self._pass_turn()
+
+    def _check_end(self) -> bool:
+        if self.is_over:
+            return True
+        reason = None
+        if self._n_books == self._total_books:
+            reason = "every book is made"
+        elif self.ocean_size == 0:
+            if self.rules.end == "ocean_empty":
+                reason = "the ocean is empty"
+            elif self.rules.end == "empty_hand_and_ocean" and 0 in self._sizes:
+                reason = "the ocean is empty and a player has no cards"
+            elif self._stalemate():
+                reason = "no one can take a card from an opponent any more"
+        if reason is None:
+            return False
+        self.is_over = True
+        scores = self._team_books()
+        best = max(scores)
+        self.winners = tuple(p for p in range(self.n_players) if scores[p] == best)
+        self._log(GameOver(self.winners, self.book_counts, reason))
+        return True
+
+    def _stalemate(self) -> bool:
+        # With the ocean empty, cards only move between opponents; if every player with cards
+        # has no opponent with cards (possible only with teams), nothing can ever change.
+        holders = [p for p in range(self.n_players) if self._sizes[p]]
+        return all(q in self.team_of(p) for p in holders for q in holders)
+
+    def _team_books(self) -> list[int]:
+        counts = self.book_counts
+        return [sum(counts[q] for q in self.team_of(p)) for p in range(self.n_players)]
+
+    # ------------------------------------------------------------------ helpers
+    def _all_booked(self, label: str) -> bool:
+        return sum(b.count(label) for b in self._books) * self.rules.book_size == len(SUITS)
+
+    def _index(self, rank) -> int:
+        try:
+            return self._rank_index[normalize_rank(rank)]
+        except (ValueError, KeyError):
+            raise ValueError(f"rank {rank!r} is not in this deck: ranks are {', '.join(self.ranks)}") from None
+
+    def _check_seat(self, seat, what: str) -> None:
+        if not isinstance(seat, (int, np.integer)) or not 0 <= seat < self.n_players:
+            raise ValueError(f"{what} {seat!r} is not a seat: seats are 0 to {self.n_players - 1}")
+
+    def __repr__(self) -> str:
+        state = "over" if self.is_over else f"player {self.current_player} to ask"
+        return (f"<Game {self.rules.name}, {self.n_players} players, {self.n_asks} asks, "
+                f"ocean {self.ocean_size}, books {list(self.book_counts)}, {state}>")
+
+    # ------------------------------------------------------------------ saving and loading
+    def to_json(self) -> str:
+        """The game as JSON: rules, deck order and asks, enough to rebuild this exact state."""
+        return json.dumps({
+            "format": SAVE_FORMAT,
+            "rules": self.rules.to_dict(),
+            "n_players": self.n_players,
+            "names": list(self.names),
+            "deck": [str(c) for c in self.deck],
+            "asks": [list(m) if m[2] else list(m[:2]) for m in self._moves],
+        }, ensure_ascii=False)
+
+    def save(self, path) -> None:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.to_json())
+
+    @classmethod
+    def from_json(cls, text: str) -> "Game":
+        """Rebuild a game saved with :meth:`to_json`, replaying its asks; a bad file raises ``ValueError``."""
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, TypeError) as e:
+            raise ValueError(f"saved game: not valid JSON ({e})") from None
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise ValueError(f"saved game: 'format' must be {SAVE_FORMAT!r}")
+        missing = {"rules", "n_players", "deck", "asks"} - set(data)
+        if missing:
+            raise ValueError(f"saved game: missing field(s) {', '.join(sorted(missing))}")
+        unknown = set(data) - {"format", "rules", "n_players", "names", "deck", "asks"}
+        if unknown:
+            raise ValueError(f"saved game: unknown field(s) {', '.join(sorted(unknown))}")
+        try:
+            rules = Rules.from_dict(data["rules"])
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"saved game: field 'rules': {e}") from None
+        if not isinstance(data["deck"], list) or not isinstance(data["asks"], list):
+            raise ValueError("saved game: fields 'deck' and 'asks' must be lists")
+        try:
+            game = cls(rules, data["n_players"], deck=data["deck"], names=data.get("names"))
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"saved game: {e}") from None
+        for k, move in enumerate(data["asks"]):
+            if not isinstance(move, list) or len(move) not in (2, 3):
+                raise ValueError(f"saved game: ask {k} must be [target, rank] or [target, rank, suit]")
+            try:
+                game.ask(*move)
+            except IllegalMove as e:
+                raise ValueError(f"saved game: ask {k} {move} is illegal: {e}") from None
+        return game
+
+    @classmethod
+    def load(cls, path) -> "Game":
+        with open(path, encoding="utf-8") as f:
+            return cls.from_json(f.read())

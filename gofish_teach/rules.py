@@ -1,0 +1,234 @@
+"""The rules of a game of Go Fish, as one frozen object, and the presets the sources describe.
+
+The four rule texts in ``shared/rules-sources/`` disagree on the deal, on what a player
+with an empty hand does, and on when the game ends. Each preset follows one text; every
+option can be overridden with :meth:`Rules.replace`.
+
+>>> pond = Rules.preset("pond")
+>>> pond.deal_size(4), pond.empty_hand, pond.end
+(5, 'draw_one_play', 'all_books')
+>>> small = pond.replace(n_ranks=4, hand_size=3)
+>>> small.ranks, small.deal_size(3), small.total_books
+(('A', '2', '3', '4'), 3, 4)
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from .cards import SUITS, ranks_for
+
+#: What a player whose turn comes (or continues) with an empty hand does while the ocean has cards.
+EMPTY_HAND_RULES = {
+    "new_hand": "draws a new hand of the starting size (or what remains), and the turn ends",
+    "draw_one_play": "draws one card and plays on",
+    "draw_one_pass": "draws one card, and the turn passes",
+}
+#: When the game ends, besides the moment the last book is made (which always ends it).
+END_RULES = {
+    "all_books": "play runs until every book is made",
+    "empty_hand_and_ocean": "the game also ends as soon as the ocean is empty and some player has no cards",
+    "ocean_empty": "the game ends as soon as the ocean (the pack) is exhausted",
+}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every choice that differs between the sources or the common variants.
+
+    Attributes:
+        name: the preset this came from, for display.
+        n_ranks: ranks in the deck, the first ones of A, 2, ..., K (4 cards each).
+        deal: hand size by player count, as ``((min_players, cards), ...)`` ascending.
+        hand_size: when set, overrides ``deal`` for every player count.
+        min_players, max_players: the player counts the rules allow.
+        empty_hand: one of :data:`EMPTY_HAND_RULES`.
+        end: one of :data:`END_RULES`.
+        book_draw_again: a draw that completes a book gives another ask (Bicycle).
+        book_size: cards of one rank that make a book: 4, or 2 for Pairs Go Fish.
+        bluff: the house rule of asking for ranks you do not hold.
+        specific_card: asks name a rank and a suit; only that exact card answers.
+        teams: partners (seats ``p`` and ``p + n/2``) pool books and may not ask each other.
+        source: the lines of the source text a preset follows (also its ``__doc__``).
+    """
+
+    name: str = "custom"
+    n_ranks: int = 13
+    deal: tuple[tuple[int, int], ...] = ((2, 7), (4, 5))
+    hand_size: int | None = None
+    min_players: int = 2
+    max_players: int = 6
+    empty_hand: str = "draw_one_play"
+    end: str = "all_books"
+    book_draw_again: bool = False
+    book_size: int = 4
+    bluff: bool = False
+    specific_card: bool = False
+    teams: bool = False
+    source: str = dataclasses.field(default="", compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.source:
+            # Each preset's docstring is the source lines it follows, so help(preset) quotes them.
+            object.__setattr__(self, "__doc__", self.source)
+        ranks_for(self.n_ranks)  # validates n_ranks
+        if self.empty_hand not in EMPTY_HAND_RULES:
+            raise ValueError(f"Rules.empty_hand must be one of {sorted(EMPTY_HAND_RULES)}, not {self.empty_hand!r}")
+        if self.end not in END_RULES:
+            raise ValueError(f"Rules.end must be one of {sorted(END_RULES)}, not {self.end!r}")
+        if self.book_size not in (2, 4):
+            raise ValueError(f"Rules.book_size must be 4 (books) or 2 (Pairs Go Fish), not {self.book_size!r}")
+        if self.hand_size is not None and self.hand_size < 1:
+            raise ValueError(f"Rules.hand_size must be at least 1, not {self.hand_size!r}")
+        if not 2 <= self.min_players <= self.max_players:
+            raise ValueError("Rules.min_players must be at least 2 and at most max_players")
+        if not self.deal or self.deal[0][0] > self.min_players:
+            raise ValueError("Rules.deal must start at or below min_players")
+
+    # ----------------------------------------------------------------- derived values
+    @property
+    def ranks(self) -> tuple[str, ...]:
+        """The rank labels in use, in order."""
+        return ranks_for(self.n_ranks)
+
+    @property
+    def deck_size(self) -> int:
+        return self.n_ranks * len(SUITS)
+
+    @property
+    def total_books(self) -> int:
+        """Books made when play runs to the last one."""
+        return self.n_ranks * (len(SUITS) // self.book_size)
+
+    def deal_size(self, n_players: int) -> int:
+        """Cards dealt to each player."""
+        if self.hand_size is not None:
+            return self.hand_size
+        size = self.deal[0][1]
+        for at_least, cards in self.deal:
+            if n_players >= at_least:
+                size = cards
+        return size
+
+    def check_players(self, n_players: int) -> None:
+        """Raise ``ValueError`` naming the rule when ``n_players`` cannot play."""
+        if not isinstance(n_players, int) or not self.min_players <= n_players <= self.max_players:
+            raise ValueError(
+                f"n_players: the {self.name} rules are for {self.min_players} to {self.max_players} players, not {n_players!r}"
+            )
+        if self.teams and n_players % 2:
+            raise ValueError(f"n_players: teams of two need an even number of players, not {n_players}")
+        dealt = self.deal_size(n_players) * n_players
+        if dealt > self.deck_size:
+            raise ValueError(
+                f"hand_size: dealing {self.deal_size(n_players)} cards to {n_players} players needs {dealt} cards, "
+                f"but n_ranks={self.n_ranks} gives a deck of {self.deck_size}"
+            )
+
+    def partner(self, seat: int, n_players: int) -> int | None:
+        """The partner of ``seat`` when playing in teams (the seat opposite), else ``None``."""
+        return (seat + n_players // 2) % n_players if self.teams else None
+
+    # ----------------------------------------------------------------- construction
+    def replace(self, **changes) -> "Rules":
+        """A copy with some options changed: ``Rules.preset('pond').replace(n_ranks=4, hand_size=3)``."""
+        unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
+        if unknown:
+            raise ValueError(f"Rules has no option {', '.join(sorted(unknown))}")
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict:
+        data = dataclasses.asdict(self)
+        del data["source"]
+        data["deal"] = [list(pair) for pair in self.deal]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Rules":
+        if not isinstance(data, dict):
+            raise ValueError("rules: expected an object of rule options")
+        data = dict(data)
+        if "deal" in data:
+            data["deal"] = tuple(tuple(pair) for pair in data["deal"])
+        return cls().replace(**data)
+
+    @classmethod
+    def preset(cls, name: str) -> "Rules":
+        """One of the presets in :data:`PRESETS` (``family``, ``pond``, ``bicycle``, ``classic``)."""
+        try:
+            return PRESETS[name]
+        except KeyError:
+            raise ValueError(f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}") from None
+
+    def describe(self) -> str:
+        """A few lines a teacher can read aloud."""
+        lines = [
+            f"{self.name}: {self.n_ranks} ranks, {self.min_players}-{self.max_players} players",
+            "deal: " + (f"{self.hand_size} cards each" if self.hand_size else
+                        ", ".join(f"{c} cards for {p}+ players" for p, c in self.deal)),
+            f"empty hand: {EMPTY_HAND_RULES[self.empty_hand]}",
+            f"end: {END_RULES[self.end]}",
+        ]
+        if self.book_draw_again:
+            lines.append("a draw that completes a book gives another ask")
+        extras = [label for flag, label in [(self.book_size == 2, "pairs"), (self.bluff, "bluffing"),
+                                            (self.specific_card, "specific-card asks"), (self.teams, "teams")] if flag]
+        if extras:
+            lines.append("variants: " + ", ".join(extras))
+        return "\n".join(lines)
+
+
+FAMILY = Rules(
+    name="family", deal=((2, 7), (4, 5)), max_players=6,
+    empty_hand="new_hand", end="empty_hand_and_ocean",
+    source="""Source 000 ("argument-proof instructions").
+
+- "For 2 to 3 players: Deal 7 cards each. For 4 or more players: Deal 5 cards each."
+- "if you start your turn with zero cards in your hand, you immediately draw a new hand.
+  Simply take the same number of cards you started the game with ... This action of drawing
+  your new hand completes your turn"
+- "If the draw pile (the "ocean") runs out of cards and a player gets rid of the last card
+  in their hand, the game stops immediately."
+""",
+)
+
+POND = Rules(
+    name="pond", deal=((2, 5),), max_players=6,
+    empty_hand="draw_one_play", end="all_books",
+    source="""Source 002 (the online table with a "pond").
+
+- "four players each receive five cards" (the site's table; we deal 5 for every count)
+- "If a player has no cards at the start of their turn while the pond still has cards, this
+  version gives them one pond card so they can continue. An empty-handed player is skipped
+  once the pond is empty."
+- "The digital game continues until all 13 books have been completed."
+""",
+)
+
+BICYCLE = Rules(
+    name="bicycle", deal=((2, 7), (4, 5)), max_players=5,
+    empty_hand="draw_one_play", end="all_books", book_draw_again=True,
+    source="""Source 003 (Bicycle's rules).
+
+- "2 or 3 players: seven cards each. 4 or 5 players: five cards each."
+- "Bicycle gives another ask for completing a book, even if the drawn card was not the requested rank."
+- "If your hand is empty, draw one card when your turn comes and ask for its rank. If the
+  stock is empty too, sit out; your books still count."
+- "Continue until every book is complete."
+""",
+)
+
+CLASSIC = Rules(
+    name="classic", deal=((2, 7), (3, 5)), max_players=6,
+    empty_hand="draw_one_pass", end="ocean_empty",
+    source="""Source 004 (the 2009 post).
+
+- "If there are two players, each is dealt 7 cards. If there are 3 or more players, each receives 5 cards."
+- "The game is finished when the pack is exhausted"
+- "if a player runs out of cards during the game, he may draw the top card of the pack but
+  has to wait until the next go until he can play his turn."
+""",
+)
+
+#: The presets by name, each following one source text.
+PRESETS: dict[str, Rules] = {r.name: r for r in (FAMILY, POND, BICYCLE, CLASSIC)}

@@ -1,0 +1,95 @@
+"""A player's information state: everything one seat has seen, and nothing it has not.
+
+Strategies and the probability code receive only a :class:`View`. It is a snapshot taken
+when ``game.view(p)`` is called; later play does not change it.
+
+>>> from gofish_teach import Game, Rules
+>>> game = Game(Rules.preset("pond"), n_players=3, seed=1)
+>>> view = game.view(1)
+>>> view
+<View of player 1: hand A♠ 2♥ 3♦ 6♥ 9♠, hand sizes [5, 5, 5], ocean 37, books [0, 0, 0], 3 events>
+>>> print(view.events[0]), print(view.events[1])
+Player 0 is dealt 5 cards.
+Player 1 is dealt 5 cards: 2♥ 9♠ 6♥ A♠ 3♦.
+(None, None)
+"""
+from __future__ import annotations
+
+from .cards import SUITS, Card
+from .events import Event
+
+
+class View:
+    """What ``player`` knows: own hand, the public log with its own draws revealed, and table counts.
+
+    Attributes:
+        player: whose view this is.
+        n_players, rules, ranks: the game's set-up (public).
+        hand: own cards, sorted by rank then suit.
+        counts: own cards by rank label (held ranks only).
+        hand_sizes: cards each seat holds (public: everyone can count cards).
+        books: ranks each seat has laid down.
+        ocean_size: cards left in the ocean.
+        opponents: the seats this player may ask (not itself, nor a partner).
+        current_player, is_over, winners: whose turn it is, and whether the game has ended.
+    """
+
+    __slots__ = ("player", "n_players", "rules", "ranks", "hand_sizes", "books", "opponents",
+                 "ocean_size", "current_player", "is_over", "winners", "_held", "_log", "_mine", "_n", "_events")
+
+    def __init__(self, game, player: int):
+        self.player = player
+        self.n_players = game.n_players
+        self.rules = game.rules
+        self.ranks = game.ranks
+        # Copies, so that the snapshot does not change as play goes on.
+        self._held = {r: tuple(suits) for r, suits in zip(game.ranks, game._hands[player]) if suits}
+        self.hand_sizes = tuple(game._sizes)
+        self.books = game.books
+        self.opponents = game._opponents[player]
+        self.ocean_size = game.ocean_size
+        self.current_player = game.current_player
+        self.is_over = game.is_over
+        self.winners = game.winners
+        # Only public events and this player's own cards are kept, never the game itself.
+        self._log = game._events
+        self._mine = game._private[player]
+        self._n = len(game._events)
+        self._events = None
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """Own cards, sorted by rank then suit."""
+        return tuple(Card(r, s) for r, suits in self._held.items() for s in sorted(suits, key=SUITS.index))
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Own cards by rank label, held ranks only, in rank order."""
+        return {r: len(suits) for r, suits in self._held.items()}
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Every event this player saw, in order; its own dealt and drawn cards are filled in."""
+        if self._events is None:
+            mine = self._mine
+            self._events = tuple(mine.get(i, e) for i, e in enumerate(self._log[:self._n]))
+        return self._events
+
+    def legal_asks(self) -> list[tuple]:
+        """The asks this player may make now (the same list ``game.legal_asks()`` gives on its turn)."""
+        if self.is_over or self.current_player != self.player:
+            return []
+        if self.rules.bluff:
+            booked = [r for b in self.books for r in b]
+            ranks = [r for r in self.ranks if booked.count(r) * self.rules.book_size < len(SUITS)]
+        else:
+            ranks = list(self._held)
+        if not self.rules.specific_card:
+            return [(t, r) for t in self.opponents for r in ranks]
+        mine = set(self.hand)
+        return [(t, r, s) for t in self.opponents for r in ranks for s in SUITS if Card(r, s) not in mine]
+
+    def __repr__(self) -> str:
+        hand = " ".join(map(str, self.hand)) or "empty"
+        return (f"<View of player {self.player}: hand {hand}, hand sizes {list(self.hand_sizes)}, "
+                f"ocean {self.ocean_size}, books {[len(b) for b in self.books]}, {self._n} events>")
