@@ -16,12 +16,14 @@ $(STAMP): pyproject.toml
 lab: $(STAMP)
 	$(BIN)/jupyter lab notebooks/
 
+# One pytest run: unit, scenario and property tests, the docstring examples, and every
+# committed notebook checked cell by cell against its saved outputs (strict nbval).
 test: $(STAMP)
-	$(BIN)/python -m pytest tests
-	$(BIN)/python -m pytest --nbval notebooks solutions --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:randomly
+	$(BIN)/python -m pytest --doctest-modules --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
+		gofish_teach tests notebooks solutions
 
 bench: $(STAMP)
-	$(BIN)/python -m gofish_teach.bench
+	$(BIN)/python -m gofish_teach.bench $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV)
