@@ -32,6 +32,7 @@ import numpy as np
 from .cards import SUITS, Card, make_deck, normalize_rank, plural
 from .events import Ask, Book, Deal, Draw, Event, GameOver, GoFish, Give, Skip, Turn
 from .rules import Rules
+from .view import View
 
 SAVE_FORMAT = "gofish-teach/1"
 
@@ -69,10 +70,12 @@ class Game:
         self._books: list[list[str]] = [[] for _ in range(n_players)]
         self._books_snapshot: tuple[tuple[str, ...], ...] = ((),) * n_players
         self._n_books = 0
+        self._booked = [0] * len(self.ranks)  # cards of each rank laid down in books
         self._total_books = rules.total_books
         self._opponents = [tuple(q for q in range(n_players) if q != p and q != rules.partner(p, n_players))
                            for p in range(n_players)]
         self._top = 0  # deck[self._top:] is the ocean
+        self._left = len(self.deck)  # cards in the ocean, kept as a number because every step reads it
         self._events: list[Event] = []
         self._private: list[dict[int, Event]] = [{} for _ in range(n_players)]
         self._moves: list[tuple[int, str, str | None]] = []
@@ -118,18 +121,20 @@ class Game:
             card = self.deck[k]
             self._hands[k % n][self._rank_index[card.rank]].append(card.suit)
         self._top = size * n
+        self._left = len(self.deck) - self._top
         for p in range(n):
             self._sizes[p] = size
             cards = tuple(self.deck[p:size * n:n])
             self._log(Deal(p, size, None), p, Deal(p, size, cards))
         for p in range(n):  # books are laid at once, straight after the deal too
-            self._lay_books(p)
+            for r in range(len(self.ranks)):
+                self._lay_books(p, r)
         self._settle()
 
     # ------------------------------------------------------------------ reading the state
     @property
     def ocean_size(self) -> int:
-        return len(self.deck) - self._top
+        return self._left
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -173,8 +178,6 @@ class Game:
 
     def view(self, player: int):
         """What ``player`` has seen, and nothing more: its information state."""
-        from .view import View
-
         self._check_seat(player, "player")
         return View(self, player)
 
@@ -190,7 +193,7 @@ class Game:
         p = self.current_player
         hand = self._hands[p]
         if self.rules.bluff:
-            ranks = [r for r in self.ranks if not self._all_booked(r)]
+            ranks = [r for r, booked in zip(self.ranks, self._booked) if booked < len(SUITS)]
         else:
             ranks = [r for r, suits in zip(self.ranks, hand) if suits]
         targets = self._opponents[p]
@@ -209,14 +212,16 @@ class Game:
         target = int(target)
         if target == p:
             raise IllegalMove(f"player {p} cannot ask themself: ask an opponent")
-        if target == self.rules.partner(p, self.n_players):
+        if target not in self._opponents[p]:
             raise IllegalMove(f"player {target} is player {p}'s partner, and partners may not ask each other")
-        try:
-            label = normalize_rank(rank)
-            r = self._rank_index[label]
-        except (ValueError, KeyError):
-            raise IllegalMove(f"rank {rank!r} is not in this deck: ranks are {', '.join(self.ranks)}") from None
-        if self._n_books and self._all_booked(label):
+        r = self._rank_index.get(rank)
+        if r is None:
+            try:
+                r = self._rank_index[normalize_rank(rank)]
+            except (ValueError, KeyError):
+                raise IllegalMove(f"rank {rank!r} is not in this deck: ranks are {', '.join(self.ranks)}") from None
+        label = self.ranks[r]
+        if self._booked[r] == len(SUITS):
             raise IllegalMove(f"all the {plural(label)} are in books on the table, so cannot be asked for")
         if not self.rules.bluff and not self._hands[p][r]:
             raise IllegalMove(f"player {p} holds no {plural(label)}, so cannot ask for {plural(label)}")
@@ -253,18 +258,18 @@ class Game:
             self._sizes[target] -= len(wanted)
             self._sizes[p] += len(wanted)
             self._log(Give(target, p, label, len(wanted)))
-            self._lay_books(p)
+            self._lay_books(p, r)
             again = True
         else:
             self._log(GoFish(target, p, label))
-            if self.ocean_size:
+            if self._left:
                 card = self._draw(p)
                 lucky = card.rank == label and (suit is None or card.suit == suit)
                 if lucky:
                     self._log(Draw(p, 1, (card,), "fish", True))
                 else:
                     self._log(Draw(p, 1, None, "fish"), p, Draw(p, 1, (card,), "fish"))
-                made_book = self._lay_books(p)
+                made_book = self._lay_books(p, self._rank_index[card.rank])
                 again = lucky or (made_book and self.rules.book_draw_again)
         if not self._check_end() and not again:
             self._pass_turn()
@@ -280,22 +285,24 @@ class Game:
     def _draw(self, player: int) -> Card:
         card = self.deck[self._top]
         self._top += 1
+        self._left -= 1
         self._hands[player][self._rank_index[card.rank]].append(card.suit)
         self._sizes[player] += 1
         return card
 
-    def _lay_books(self, player: int) -> bool:
+    def _lay_books(self, player: int, r: int) -> bool:
+        """Lay down every book of rank index ``r`` that ``player`` now holds; True if one was made."""
+        suits, size = self._hands[player][r], self.rules.book_size
         made = False
-        size = self.rules.book_size
-        for r, suits in enumerate(self._hands[player]):
-            while len(suits) >= size:
-                del suits[:size]
-                self._sizes[player] -= size
-                self._books[player].append(self.ranks[r])
-                self._books_snapshot = tuple(tuple(b) for b in self._books)
-                self._n_books += 1
-                self._log(Book(player, self.ranks[r]))
-                made = True
+        while len(suits) >= size:
+            del suits[:size]
+            self._sizes[player] -= size
+            self._booked[r] += size
+            self._books[player].append(self.ranks[r])
+            self._books_snapshot = tuple(tuple(b) for b in self._books)
+            self._n_books += 1
+            self._log(Book(player, self.ranks[r]))
+            made = True
         return made
 
     def _pass_turn(self) -> None:
@@ -308,13 +315,14 @@ class Game:
             p = self.current_player
             if self._sizes[p]:
                 return
-            if not self.ocean_size:
+            if not self._left:
                 self._log(Skip(p))
             elif self.rules.empty_hand == "new_hand":
-                count = min(self.rules.deal_size(self.n_players), self.ocean_size)
+                count = min(self.rules.deal_size(self.n_players), self._left)
                 cards = tuple(self._draw(p) for _ in range(count))
                 self._log(Draw(p, count, None, "empty hand"), p, Draw(p, count, cards, "empty hand"))
-                self._lay_books(p)
+                for r in sorted({self._rank_index[c.rank] for c in cards}):
+                    self._lay_books(p, r)
             else:
                 card = self._draw(p)
                 self._log(Draw(p, 1, None, "empty hand"), p, Draw(p, 1, (card,), "empty hand"))
@@ -329,13 +337,13 @@ class Game:
         reason = None
         if self._n_books == self._total_books:
             reason = "every book is made"
-        elif self.ocean_size == 0:
+        elif self._left == 0:
             if self.rules.end == "ocean_empty":
                 reason = "the ocean is empty"
             elif self.rules.end == "empty_hand_and_ocean" and 0 in self._sizes:
                 reason = "the ocean is empty and a player has no cards"
-            elif self._stalemate():
-                reason = "no one can take a card from an opponent any more"
+            elif self.rules.teams and self._stalemate():
+                reason = "no ask can succeed any more"
         if reason is None:
             return False
         self.is_over = True
@@ -346,19 +354,28 @@ class Game:
         return True
 
     def _stalemate(self) -> bool:
-        # With the ocean empty, cards only move between opponents; if every player with cards
-        # has no opponent with cards (possible only with teams), nothing can ever change.
-        holders = [p for p in range(self.n_players) if self._sizes[p]]
-        return all(q in self.team_of(p) for p in holders for q in holders)
+        """With the ocean empty, only a successful ask changes anything. True when none can ever succeed.
+
+        An ask succeeds only if an opponent of the asker holds the rank (and, without bluffing,
+        the asker holds it too). Without teams this cannot happen before the last book: the
+        cards left of a rank would all sit in one hand and be a book. With teams, partners
+        can end up holding every rank between them.
+        """
+        n = self.n_players
+        for p in range(n):
+            for q in self._opponents[p]:
+                if self.rules.bluff:
+                    if self._sizes[p] and self._sizes[q]:
+                        return False
+                elif any(mine and theirs for mine, theirs in zip(self._hands[p], self._hands[q])):
+                    return False
+        return True
 
     def _team_books(self) -> list[int]:
         counts = self.book_counts
         return [sum(counts[q] for q in self.team_of(p)) for p in range(self.n_players)]
 
     # ------------------------------------------------------------------ helpers
-    def _all_booked(self, label: str) -> bool:
-        return sum(b.count(label) for b in self._books) * self.rules.book_size == len(SUITS)
-
     def _index(self, rank) -> int:
         try:
             return self._rank_index[normalize_rank(rank)]

@@ -116,8 +116,8 @@ class Rules:
             raise ValueError(
                 f"n_players: the {self.name} rules are for {self.min_players} to {self.max_players} players, not {n_players!r}"
             )
-        if self.teams and n_players % 2:
-            raise ValueError(f"n_players: teams of two need an even number of players, not {n_players}")
+        if self.teams and (n_players % 2 or n_players < 4):
+            raise ValueError(f"n_players: teams of two need an even number of players, at least 4, not {n_players}")
         dealt = self.deal_size(n_players) * n_players
         if dealt > self.deck_size:
             raise ValueError(
