@@ -178,7 +178,8 @@ class Game:
 
     def view(self, player: int):
         """What ``player`` has seen, and nothing more: its information state."""
-        self._check_seat(player, "player")
+        if not (type(player) is int and 0 <= player < self.n_players):
+            self._check_seat(player, "player")
         return View(self, player)
 
     def team_of(self, player: int) -> tuple[int, ...]:
@@ -247,7 +248,8 @@ class Game:
         start = len(self._events)
         p, label = self.current_player, self.ranks[r]
         self._moves.append((target, label, suit))
-        self._log(Ask(p, target, label, suit))
+        events = self._events
+        events.append(Ask(p, target, label, suit))
         held = self._hands[target][r]
         wanted = [s for s in held if s == suit] if suit else list(held)
         again = False
@@ -257,16 +259,17 @@ class Game:
             self._hands[p][r].extend(wanted)
             self._sizes[target] -= len(wanted)
             self._sizes[p] += len(wanted)
-            self._log(Give(target, p, label, len(wanted)))
-            self._lay_books(p, r)
+            events.append(Give(target, p, label, len(wanted)))
+            if len(self._hands[p][r]) >= self.rules.book_size:
+                self._lay_books(p, r)
             again = True
         else:
-            self._log(GoFish(target, p, label))
+            events.append(GoFish(target, p, label))
             if self._left:
                 card = self._draw(p)
                 lucky = card.rank == label and (suit is None or card.suit == suit)
                 if lucky:
-                    self._log(Draw(p, 1, (card,), "fish", True))
+                    events.append(Draw(p, 1, (card,), "fish", True))
                 else:
                     self._log(Draw(p, 1, None, "fish"), p, Draw(p, 1, (card,), "fish"))
                 made_book = self._lay_books(p, self._rank_index[card.rank])
@@ -307,7 +310,7 @@ class Game:
 
     def _pass_turn(self) -> None:
         self.current_player = (self.current_player + 1) % self.n_players
-        self._log(Turn(self.current_player))
+        self._events.append(Turn(self.current_player))
 
     def _settle(self) -> None:
         """Apply the empty-hand rule until the player to act holds cards or the game ends."""
