@@ -14,16 +14,21 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/
+	@$(BIN)/jupyter lab notebooks/
 
 # One pytest run: unit, scenario and property tests, the docstring examples, and every
 # committed notebook checked cell by cell against its saved outputs (strict nbval).
 test: $(STAMP)
-	$(BIN)/python -m pytest --doctest-modules --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
+	@$(BIN)/python -m pytest --doctest-modules --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
 		gofish_teach tests notebooks solutions
 
 bench: $(STAMP)
-	$(BIN)/python -m gofish_teach.bench $(BENCH_ARGS)
+	@$(BIN)/python -m gofish_teach.bench $(BENCH_ARGS)
+
+# Re-run every notebook top to bottom and save its outputs (do this after changing code they use).
+notebooks: $(STAMP)
+	@for nb in notebooks/*.ipynb solutions/*.ipynb; do [ -e "$$nb" ] && \
+		$(BIN)/jupyter nbconvert --to notebook --execute --inplace "$$nb" || true; done
 
 clean:
 	rm -rf $(VENV)
