@@ -27,8 +27,8 @@ bench: $(STAMP)
 
 # Re-run every notebook top to bottom and save its outputs (do this after changing code they use).
 notebooks: $(STAMP)
-	@for nb in notebooks/*.ipynb solutions/*.ipynb; do [ -e "$$nb" ] && \
-		$(BIN)/jupyter nbconvert --to notebook --execute --inplace "$$nb" || true; done
+	@for nb in notebooks/*.ipynb solutions/*.ipynb; do [ -e "$$nb" ] || continue; \
+		$(BIN)/jupyter nbconvert --to notebook --execute --inplace "$$nb" || exit 1; done
 
 clean:
 	rm -rf $(VENV)
