@@ -1,0 +1,283 @@
+"""Statistics of a tournament: win shares with intervals, paired comparisons, game length.
+
+Every function takes :class:`~gofish_teach.simulate.Results` and returns a small object that
+prints as a table (and shows as one in a notebook).
+
+>>> from gofish_teach.simulate import simulate
+>>> res = simulate(["memory", "random"], "family", games=200, seed=3)
+>>> table = win_share(res)
+>>> [row.label for row in table.rows]
+['memory', 'random']
+>>> round(sum(row.share for row in table.rows), 6)     # the shares of all entries add up to 1
+1.0
+
+**Ties.** Players tied for most books share the win; a k-way tie counts 1/k to each, so a
+strategy's "wins" can be fractional and are not a binomial count. We still use the Wilson
+interval, with the fractional total in place of the count. That is conservative: a game's
+share lies in [0, 1], and any such variable with mean p has variance at most p(1 - p), the
+variance of a plain win/lose game that Wilson assumes. Without ties it is exactly Wilson.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+
+import numpy as np
+from scipy import stats as sps
+
+
+def wilson_interval(successes, n, confidence: float = 0.95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion ``successes / n`` (no continuity correction).
+
+    ``successes`` may be fractional (see the module notes on ties).
+
+    >>> low, high = wilson_interval(30, 100)
+    >>> round(low, 4), round(high, 4)
+    (0.2189, 0.3958)
+    >>> ci = sps.binomtest(30, 100).proportion_ci(method="wilson")   # the same as scipy's
+    >>> round(float(ci.low), 4), round(float(ci.high), 4)
+    (0.2189, 0.3958)
+    """
+    if n <= 0:
+        raise ValueError(f"n must be positive, not {n!r}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be between 0 and 1, not {confidence!r}")
+    z = sps.norm.ppf(0.5 + confidence / 2)
+    p = successes / n
+    centre = p + z * z / (2 * n)
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    scale = 1 + z * z / n
+    return float(max(0.0, (centre - half) / scale)), float(min(1.0, (centre + half) / scale))
+
+
+# --------------------------------------------------------------------------- tables
+def _html_table(header, rows, caption) -> str:
+    head = "".join(f"<th>{escape(str(h))}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<table><caption>{escape(caption)}</caption><tr>{head}</tr>{body}</table>"
+
+
+def _text_table(header, rows, right=()) -> str:
+    """Columns padded to line up; those in ``right`` (numbers) aligned right."""
+    cells = [list(map(str, header))] + [list(map(str, r)) for r in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
+    return "\n".join("  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip()
+                     for row in cells)
+
+
+# --------------------------------------------------------------------------- win share
+@dataclass(frozen=True)
+class ShareRow:
+    """One strategy's (or seat's) record: ``wins`` counts a k-way tie as 1/k."""
+
+    index: int
+    label: str
+    wins: float
+    games: int
+    share: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class WinShare:
+    """Win share per lineup entry (or seat, or strategy name) with its interval."""
+
+    by: str
+    rows: tuple[ShareRow, ...]
+    confidence: float
+    games: int
+
+    def header(self) -> list[str]:
+        pct = f"{self.confidence:.0%}"
+        return [{"entry": "#", "seat": "seat", "strategy": "#"}[self.by], "strategy", "win share", f"{pct} interval"]
+
+    def cells(self) -> list[list[str]]:
+        return [[r.index, r.label, f"{r.share:.3f}", f"[{r.low:.3f}, {r.high:.3f}]"] for r in self.rows]
+
+    def caption(self) -> str:
+        return f"Win share by {self.by} over {self.games:,} games (a k-way tie counts 1/k)"
+
+    def table(self) -> str:
+        """The rows as plain text, without the caption."""
+        return _text_table(self.header(), self.cells(), right=(2,))
+
+    def __repr__(self) -> str:
+        return self.caption() + "\n" + self.table()
+
+    def _repr_html_(self) -> str:
+        return _html_table(self.header(), self.cells(), self.caption())
+
+
+def win_share(results, by: str = "entry", confidence: float = 0.95) -> WinShare:
+    """Each lineup entry's share of the wins, with a Wilson interval.
+
+    ``by="entry"``: one row per lineup entry (the usual view: seats rotate, so this is the
+    strategy's record from every seat); ``"seat"``: one row per seat, whoever sat there
+    (shows the first-mover advantage); ``"strategy"``: entries with the same strategy name
+    pooled, the share of games won by any of them.
+
+    >>> from gofish_teach.simulate import simulate
+    >>> win_share(simulate(["random"] * 4, "pond", games=100, seed=0), by="seat")
+    Win share by seat over 100 games (a k-way tie counts 1/k)
+    seat  strategy  win share  95% interval
+    0     random        0.295  [0.215, 0.391]
+    1     random        0.272  [0.194, 0.366]
+    2     random        0.227  [0.156, 0.318]
+    3     random        0.207  [0.139, 0.296]
+    """
+    if by == "strategy":
+        names = list(dict.fromkeys(results.lineup))
+        entry_shares = results.shares("entry")
+        shares = np.stack([entry_shares[:, [i for i, s in enumerate(results.lineup) if s == name]].sum(axis=1)
+                           for name in names], axis=1)
+        labels = names
+    elif by in ("entry", "seat"):
+        shares = results.shares(by)
+        labels = list(results.lineup) if by == "entry" else ["/".join(dict.fromkeys(results.lineup))] * results.n_players
+    else:
+        raise ValueError(f"by must be 'entry', 'seat' or 'strategy', not {by!r}")
+    games = results.games
+    rows = []
+    for i, label in enumerate(labels):
+        wins = float(shares[:, i].sum())
+        low, high = wilson_interval(wins, games, confidence)
+        rows.append(ShareRow(i, label, wins, games, wins / games, low, high))
+    return WinShare(by, tuple(rows), confidence, games)
+
+
+# --------------------------------------------------------------------------- paired test
+@dataclass(frozen=True)
+class PairedTest:
+    """A game-by-game comparison of two win shares on the same decks."""
+
+    label_a: str
+    label_b: str
+    games: int
+    share_a: float
+    share_b: float
+    difference: float
+    low: float
+    high: float
+    confidence: float
+    method: str
+    statistic: float
+    pvalue: float
+    differing: int
+
+    def __repr__(self) -> str:
+        return (f"{self.label_a} vs {self.label_b} on {self.games:,} common decks: win share "
+                f"{self.share_a:.3f} vs {self.share_b:.3f}, difference {self.difference:+.3f} "
+                f"({self.confidence:.0%} interval {self.low:+.3f} to {self.high:+.3f}); "
+                f"{self.method}: p = {self.pvalue:.3g} ({self.differing:,} games differ)")
+
+    def _repr_html_(self) -> str:
+        return f"<p>{escape(repr(self))}</p>"
+
+
+def paired_test(a, b=None, *, entry: int = 0, other: int | None = None, method: str = "t",
+                confidence: float = 0.95) -> PairedTest:
+    """Is lineup entry ``entry`` of ``a`` better than entry ``other`` of ``b``, deck for deck?
+
+    Two runs with the same seed, games, players and deck size were dealt the same decks, so
+    their games pair up: the test looks at the per-game difference of win shares, which
+    removes the luck of the deal that both sides shared. With ``b=None`` two entries of the
+    one run ``a`` are compared (``other`` is then required).
+
+    ``method``: ``"t"`` (paired t-test, ``scipy.stats.ttest_rel``) or ``"wilcoxon"``
+    (signed-rank test, ``scipy.stats.wilcoxon``; games with no difference are dropped).
+    The interval is always the t interval of the mean difference.
+
+    >>> from gofish_teach.simulate import simulate
+    >>> mem = simulate(["memory", "random"], "family", games=300, seed=2)
+    >>> rnd = simulate(["random", "random"], "family", games=300, seed=2)
+    >>> test = paired_test(mem, rnd)    # memory in entry 0, against random in the same seats
+    >>> test.games, test.label_a, test.label_b
+    (300, 'memory (a, entry 0)', 'random (b, entry 0)')
+    """
+    if method not in ("t", "wilcoxon"):
+        raise ValueError(f"method must be 't' or 'wilcoxon', not {method!r}")
+    if b is None:
+        if other is None:
+            raise ValueError("other: to compare two entries of one run, say which: paired_test(res, entry=0, other=1)")
+        b = a
+    other = entry if other is None else other
+    if b is not a:
+        # What makes the decks (and the seat rotation) common; the rules themselves may differ.
+        for field, get in (("seed", lambda r: r.seed), ("games", lambda r: r.games),
+                           ("n_players", lambda r: r.n_players), ("deck size", lambda r: r.rules.deck_size)):
+            if get(a) != get(b):
+                raise ValueError(f"b: the runs differ in {field} ({get(a)!r} vs {get(b)!r}), so they were not "
+                                 "dealt the same decks; run both with the same seed, games, players and deck")
+    for name, res, k in (("entry", a, entry), ("other", b, other)):
+        if not 0 <= k < res.n_players:
+            raise ValueError(f"{name} must be a lineup entry, 0 to {res.n_players - 1}, not {k!r}")
+    xa, xb = a.shares("entry")[:, entry], b.shares("entry")[:, other]
+    diff = xa - xb
+    if not diff.any():  # identical outcomes in every game: no evidence of a difference
+        statistic, pvalue, low, high = 0.0, 1.0, 0.0, 0.0
+    else:
+        ttest = sps.ttest_rel(xa, xb)
+        ci = ttest.confidence_interval(confidence)
+        statistic, pvalue, low, high = ttest.statistic, ttest.pvalue, ci.low, ci.high
+        if method == "wilcoxon":
+            statistic, pvalue = sps.wilcoxon(diff)
+    names = ("a", "b") if b is not a else ("", "")
+    label_a = f"{a.lineup[entry]} ({names[0] + ', ' if names[0] else ''}entry {entry})"
+    label_b = f"{b.lineup[other]} ({names[1] + ', ' if names[1] else ''}entry {other})"
+    return PairedTest(label_a, label_b, a.games, float(xa.mean()), float(xb.mean()), float(diff.mean()),
+                      float(low), float(high), confidence, "paired t-test" if method == "t" else "Wilcoxon signed-rank",
+                      float(statistic), float(pvalue), int(np.count_nonzero(diff)))
+
+
+# --------------------------------------------------------------------------- game length
+@dataclass(frozen=True)
+class GameLength:
+    """The distribution of asks per game; ``counts[k]`` is how many games took ``k`` asks."""
+
+    games: int
+    mean: float
+    sd: float
+    low: float
+    high: float
+    median: float
+    q05: float
+    q95: float
+    shortest: int
+    longest: int
+    counts: np.ndarray
+    confidence: float = 0.95
+
+    def cells(self) -> list[tuple[str, str]]:
+        pct = f"{self.confidence:.0%}"
+        return [("games", f"{self.games:,}"), ("mean asks", f"{self.mean:.1f}"),
+                (f"{pct} interval of the mean", f"[{self.low:.1f}, {self.high:.1f}]"),
+                ("sd", f"{self.sd:.1f}"), ("median", f"{self.median:g}"),
+                ("5% to 95%", f"{self.q05:g} to {self.q95:g}"), ("shortest, longest", f"{self.shortest}, {self.longest}")]
+
+    def __repr__(self) -> str:
+        return "Game length (asks per game)\n" + _text_table(["", "value"], self.cells(), right=(1,))
+
+    def _repr_html_(self) -> str:
+        return _html_table(["", "value"], self.cells(), "Game length (asks per game)")
+
+
+def game_length(results, confidence: float = 0.95) -> GameLength:
+    """Summary of the asks per game, with a t interval for the mean.
+
+    >>> from gofish_teach.simulate import simulate
+    >>> length = game_length(simulate(["random"] * 2, "pond", games=50, seed=0))
+    >>> length.games, int(length.counts.sum()), length.shortest <= length.median <= length.longest
+    (50, 50, True)
+    """
+    asks = np.asarray(results.asks if hasattr(results, "asks") else results)
+    n = len(asks)
+    mean = float(asks.mean())
+    sd = float(asks.std(ddof=1)) if n > 1 else 0.0
+    if n > 1 and sd > 0:
+        low, high = sps.t.interval(confidence, n - 1, loc=mean, scale=sd / np.sqrt(n))
+    else:
+        low = high = mean
+    q05, median, q95 = np.quantile(asks, [0.05, 0.5, 0.95])
+    return GameLength(n, mean, sd, float(low), float(high), float(median), float(q05), float(q95),
+                      int(asks.min()), int(asks.max()), np.bincount(asks), confidence)

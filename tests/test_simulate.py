@@ -1,0 +1,178 @@
+"""Tournaments: seat rotation, common decks, reproducibility on any executor, bad input."""
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+import gofish_teach.fast as fast
+import gofish_teach.simulate as simulate_module
+from gofish_teach import Game, IllegalMove, Rules
+from gofish_teach.simulate import BLOCK, GameTooLong, game_inputs, simulate
+from gofish_teach.strategies import play_out
+
+FIELDS = ("winners", "books", "asks", "first", "offset", "seat_entry")
+
+
+def same_results(a, b) -> bool:
+    return all(np.array_equal(getattr(a, f), getattr(b, f)) for f in FIELDS) and a.lineup == b.lineup
+
+
+def learner(view, rng):
+    """A strategy as a learner would write it: not built in, so the readable engine plays it."""
+    return view.opponents[-1], list(view.counts)[-1]
+
+
+# --------------------------------------------------------------------------- inputs
+def test_game_inputs_depend_only_on_seed_and_game_index():
+    decks, seeds = game_inputs(5, "pond", 2 * BLOCK + 10)
+    picked = [3, BLOCK - 1, BLOCK, 2 * BLOCK + 9]
+    some_decks, some_seeds = game_inputs(5, Rules.preset("pond"), picked)
+    assert np.array_equal(some_decks, decks[picked]) and np.array_equal(some_seeds, seeds[picked])
+    assert (np.sort(decks, axis=1) == np.arange(52)).all()  # every row is a whole deck
+    assert len({d.tobytes() for d in decks}) == len(decks) and len(set(seeds.tolist())) == len(seeds)
+    other_decks, other_seeds = game_inputs(6, "pond", 10)
+    assert not np.array_equal(other_decks, decks[:10]) and not np.array_equal(other_seeds, seeds[:10])
+
+
+def test_small_decks_use_the_first_ranks():
+    decks, _ = game_inputs(0, Rules.preset("pond").replace(n_ranks=4, hand_size=3), 5)
+    assert decks.shape == (5, 16) and (np.sort(decks, axis=1) == np.arange(16)).all()
+
+
+def test_each_game_is_the_readable_engine_on_its_common_deck_and_seed():
+    rules, lineup = Rules.preset("pond"), ["memory", "random", "most_held"]
+    res = simulate(lineup, rules, 12, seed=9, workers=1)
+    decks, seeds = game_inputs(9, rules, 12)
+    for g in range(12):
+        by_seat = [lineup[e] for e in res.seat_entry[g]]
+        ref = fast.play_game_readable(by_seat, rules, decks[g], seeds[g])
+        assert res.books[g].tolist() == ref["books"].tolist() and res.asks[g] == ref["asks"]
+        assert res.winners[g].tolist() == ref["winners"].tolist()
+
+
+def test_two_lineups_on_one_seed_are_dealt_the_same_decks(monkeypatch):
+    dealt = []
+
+    class RecordingGame(Game):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            dealt.append(self.deck)
+
+    monkeypatch.setattr(simulate_module, "Game", RecordingGame)
+    simulate(["memory", "random", "random"], "pond", 20, seed=4, workers=1, fast=False)
+    first, dealt[:] = list(dealt), []
+    simulate([learner, "most_held", "random"], "pond", 20, seed=4, workers=1, fast=False)
+    assert dealt == first and len(first) == 20
+
+
+def test_the_fast_path_gets_the_same_decks(monkeypatch):
+    seen = {}
+
+    def recording(by_seat, rules, decks, seeds):
+        seen[tuple(by_seat)] = (decks.copy(), seeds.copy())
+        return play_games(by_seat, rules, decks, seeds)
+
+    play_games = fast.play_games
+    monkeypatch.setattr(fast, "play_games", recording)
+    res = simulate(["memory", "random"], "family", 10, seed=2, workers=1)
+    assert res.engine == "fast"
+    decks, seeds = game_inputs(2, "family", 10)
+    # Even games put entry 0 (memory) in seat 0, odd games rotate it to seat 1.
+    assert np.array_equal(seen[("memory", "random")][0], decks[0::2])
+    assert np.array_equal(seen[("random", "memory")][1], seeds[1::2])
+
+
+# --------------------------------------------------------------------------- rotation
+def test_seats_rotate_so_each_entry_moves_first_equally_often():
+    res = simulate(["memory", "random", "random", "most_held"], "pond", 40, seed=1, workers=1)
+    g = np.arange(40)
+    assert np.array_equal(res.offset, g % 4)
+    assert np.array_equal(res.seat_entry, (np.arange(4) + (g % 4)[:, None]) % 4)
+    assert np.array_equal(res.first, np.zeros(40)) and np.array_equal(res.first_entry, g % 4)
+    assert (np.bincount(res.first_entry) == 10).all()
+    for entry in range(4):  # every entry sits in every seat 10 times
+        assert (np.bincount(res.entry_seat[:, entry], minlength=4) == 10).all()
+    assert res.seat_strategy[1].tolist() == ["random", "random", "most_held", "memory"]
+
+
+def test_results_by_entry_are_the_results_by_seat_reordered():
+    res = simulate(["memory", "random", "most_held"], "pond", 30, seed=3, workers=1)
+    rows = np.arange(30)[:, None]
+    assert np.array_equal(res.entry_winners[rows, res.seat_entry], res.winners)
+    assert np.array_equal(res.entry_books[rows, res.seat_entry], res.books)
+    assert (res.books.sum(axis=1) == 13).all() and res.winners.any(axis=1).all()
+    assert np.allclose(res.shares("entry").sum(axis=1), 1) and np.allclose(res.shares("seat").sum(axis=1), 1)
+
+
+# --------------------------------------------------------------------------- reproducibility
+@pytest.mark.parametrize("lineup, games", [
+    (["memory", "random", "random", "random"], 4500),  # the fast path, chunks of 2000
+    ([learner, "random", "memory"], 250),               # the readable engine, chunks of 100
+], ids=["fast", "readable"])
+def test_same_seed_same_results_on_any_executor(lineup, games):
+    one = simulate(lineup, "pond", games, seed=12, workers=1)
+    assert one.engine == ("fast" if games > 1000 else "readable")
+    runs = [simulate(lineup, "pond", games, seed=12, workers=2)]
+    with ThreadPoolExecutor(2) as threads:
+        runs.append(simulate(lineup, "pond", games, seed=12, executor=threads))
+    with ProcessPoolExecutor(2) as processes:
+        runs.append(simulate(lineup, "pond", games, seed=12, executor=processes))
+    assert all(same_results(one, run) for run in runs)
+
+
+def test_fast_and_readable_engines_agree_in_simulate():
+    lineup = ["memory", "random", "most_held", "random"]
+    a = simulate(lineup, "bicycle", 150, seed=8, workers=1)
+    b = simulate(lineup, "bicycle", 150, seed=8, workers=1, fast=False)
+    assert (a.engine, b.engine) == ("fast", "readable") and same_results(a, b)
+
+
+def test_a_lineup_the_fast_path_cannot_play_uses_the_readable_engine():
+    res = simulate([learner, "memory"], Rules.preset("pond").replace(n_ranks=5, hand_size=3), 6, seed=0)
+    assert res.engine == "readable" and res.games == 6
+    mixed = simulate(["random", "random"], Rules.preset("pond").replace(specific_card=True), 6, seed=0)
+    assert mixed.engine == "readable" and mixed.winners.any(axis=1).all()
+
+
+def test_no_seed_picks_one_and_keeps_it():
+    res = simulate(["random", "random"], "pond", 5, seed=None)
+    assert same_results(res, simulate(["random", "random"], "pond", 5, seed=res.seed))
+
+
+# --------------------------------------------------------------------------- safety and bad input
+def test_a_game_that_will_not_end_stops_with_a_clear_error():
+    with pytest.raises(GameTooLong, match=r"game 0 passed max_asks=5 asks"):
+        simulate(["random", "random"], "pond", 3, seed=0, max_asks=5, fast=False)
+
+
+def test_an_illegal_ask_names_the_strategy_and_the_game():
+    def cheat(view, rng):
+        return view.player, "A"
+
+    with pytest.raises(IllegalMove, match="strategy 'cheat'") as info:
+        simulate([cheat, "random"], "pond", 3, seed=0)
+    assert "in game 0 of the tournament" in "\n".join(info.value.__notes__)
+
+
+@pytest.mark.parametrize("kwargs, field", [
+    (dict(lineup=["memory", "clever"]), r"lineup\[1\]: strategy 'clever' is unknown"),
+    (dict(lineup=["memory", "random"], n_players=3), "lineup: 2 strategies given for n_players=3"),
+    (dict(lineup=["random"] * 7), "n_players"),
+    (dict(games=0), "games must be at least 1"),
+    (dict(games=2.5), "games must be at least 1"),
+    (dict(seed=-1), "seed must be a non-negative int"),
+    (dict(rules="poker"), "rules: unknown preset 'poker'"),
+    (dict(workers=0), "workers must be a positive int"),
+    (dict(max_asks=0), "max_asks must be a positive int"),
+])
+def test_bad_input_is_a_value_error_naming_the_field(kwargs, field):
+    args = dict(lineup=["memory", "random"], rules="pond", games=5, seed=0) | kwargs
+    with pytest.raises(ValueError, match=field):
+        simulate(**args)
+
+
+def test_no_progress_bar_unless_asked(capsys):
+    simulate(["random", "random"], "pond", 300, seed=0, workers=1)
+    assert capsys.readouterr().err == ""
+    simulate(["random", "random"], "pond", 300, seed=0, workers=1, progress=True)
+    assert "300/300" in capsys.readouterr().err

@@ -1,0 +1,139 @@
+"""Win shares (ties count 1/k), Wilson intervals, the paired test, game length, plots."""
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from scipy import stats as sps  # noqa: E402
+
+from gofish_teach import Rules  # noqa: E402
+from gofish_teach.plots import plot_game_length, plot_win_share  # noqa: E402
+from gofish_teach.simulate import Results, simulate  # noqa: E402
+from gofish_teach.stats import game_length, paired_test, wilson_interval, win_share  # noqa: E402
+
+
+def made_up(winners, lineup=("memory", "random", "random"), seed=0, asks=None, rotate=False) -> Results:
+    """Results with the given winners by seat, without playing (seats rotate only if asked)."""
+    winners = np.asarray(winners, bool)
+    games, n = winners.shape
+    offset = np.arange(games) % n if rotate else np.zeros(games, int)
+    return Results(lineup=tuple(lineup), rules=Rules.preset("pond"), n_players=n, seed=seed,
+                   winners=winners, books=winners * 13 // winners.sum(axis=1, keepdims=True),
+                   asks=np.asarray(asks if asks is not None else [50] * games), first=np.zeros(games, int),
+                   offset=offset, seat_entry=(np.arange(n) + offset[:, None]) % n)
+
+
+# --------------------------------------------------------------------------- win share
+def test_a_k_way_tie_counts_one_kth_to_each_winner():
+    res = made_up([[1, 0, 0],    # seat 0 alone
+                   [1, 1, 0],    # two-way tie: 1/2 each
+                   [1, 1, 1],    # three-way tie: 1/3 each
+                   [0, 0, 1]])
+    rows = win_share(res).rows
+    assert [r.wins for r in rows] == pytest.approx([1 + 1 / 2 + 1 / 3, 1 / 2 + 1 / 3, 1 / 3 + 1])
+    assert [r.share for r in rows] == pytest.approx([r.wins / 4 for r in rows])
+    assert sum(r.share for r in rows) == pytest.approx(1)
+
+
+def test_shares_by_entry_follow_the_rotation():
+    res = made_up([[1, 0], [1, 0], [1, 0], [1, 0]], lineup=("memory", "random"), rotate=True)
+    assert [r.share for r in win_share(res, by="seat").rows] == [1, 0]     # seat 0 always won
+    assert [r.share for r in win_share(res, by="entry").rows] == [0.5, 0.5]  # each entry sat there half the time
+
+
+def test_entries_with_one_strategy_pool_by_strategy():
+    res = made_up([[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 1, 1]])
+    by_strategy = win_share(res, by="strategy").rows
+    assert [(r.label, r.wins) for r in by_strategy] == [("memory", 1), ("random", 3)]
+
+
+def test_wilson_interval_equals_scipys():
+    for successes, n in [(0, 10), (1, 10), (30, 100), (512, 1000), (999, 1000), (20_000, 20_000)]:
+        ci = sps.binomtest(successes, n).proportion_ci(confidence_level=0.95, method="wilson")
+        assert wilson_interval(successes, n) == pytest.approx((ci.low, ci.high), abs=1e-12)
+    ci = sps.binomtest(7, 40).proportion_ci(confidence_level=0.9, method="wilson")
+    assert wilson_interval(7, 40, confidence=0.9) == pytest.approx((ci.low, ci.high), abs=1e-12)
+
+
+def test_a_fractional_count_gets_an_interval_between_its_neighbours():
+    low, high = wilson_interval(30.5, 100)
+    assert wilson_interval(30, 100)[0] < low < wilson_interval(31, 100)[0]
+    assert wilson_interval(30, 100)[1] < high < wilson_interval(31, 100)[1]
+
+
+def test_win_share_table_prints_and_shows_in_a_notebook():
+    table = win_share(made_up([[1, 0, 0], [0, 1, 1]]))
+    text, html = repr(table), table._repr_html_()
+    assert "0  memory        0.500" in text and "95% interval" in text
+    assert html.startswith("<table>") and "<td>memory</td>" in html
+
+
+# --------------------------------------------------------------------------- paired test
+def test_paired_test_on_a_constructed_case():
+    # Entry 0 wins games 0-5 in run a; in run b it wins games 0-1 and ties game 2.
+    a = made_up([[1, 0, 0]] * 6 + [[0, 1, 0]] * 4)
+    b = made_up([[1, 0, 0]] * 2 + [[1, 1, 0]] + [[0, 0, 1]] * 7)
+    diff = np.array([0, 0, 0.5, 1, 1, 1, 0, 0, 0, 0])
+    test = paired_test(a, b)
+    assert (test.share_a, test.share_b, test.difference) == pytest.approx((0.6, 0.25, 0.35))
+    t = diff.mean() / (diff.std(ddof=1) / np.sqrt(10))
+    assert test.statistic == pytest.approx(t) and test.pvalue == pytest.approx(2 * sps.t.sf(t, 9))
+    half = sps.t.ppf(0.975, 9) * diff.std(ddof=1) / np.sqrt(10)
+    assert (test.low, test.high) == pytest.approx((0.35 - half, 0.35 + half))
+    assert test.differing == 4
+    wilcoxon = paired_test(a, b, method="wilcoxon")
+    assert wilcoxon.pvalue == pytest.approx(sps.wilcoxon(diff).pvalue)
+    assert "paired t-test" in repr(test) and "Wilcoxon" in repr(wilcoxon)
+
+
+def test_paired_test_of_two_entries_in_one_run():
+    res = made_up([[1, 0, 0], [1, 0, 0], [0, 1, 0], [1, 0, 0]])
+    test = paired_test(res, entry=0, other=1)
+    assert test.difference == pytest.approx(0.5) and test.label_a == "memory (entry 0)"
+
+
+def test_identical_runs_show_no_difference():
+    res = simulate(["random", "random"], "pond", 20, seed=1)
+    test = paired_test(res, simulate(["random", "random"], "pond", 20, seed=1))
+    assert (test.difference, test.pvalue, test.differing) == (0, 1, 0)
+
+
+@pytest.mark.parametrize("b, kwargs, message", [
+    (made_up([[1, 0, 0]] * 3, seed=1), {}, "b: the runs differ in seed"),
+    (made_up([[1, 0, 0]] * 4), {}, "b: the runs differ in games"),
+    (made_up([[1, 0, 0]] * 3), dict(entry=3), "entry must be a lineup entry"),
+    (made_up([[1, 0, 0]] * 3), dict(method="z"), "method must be"),
+    (None, {}, "other: to compare two entries"),
+])
+def test_paired_test_refuses_runs_that_do_not_pair(b, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        paired_test(made_up([[1, 0, 0]] * 3), b, **kwargs)
+
+
+def test_memory_beats_random_on_common_decks():
+    mem = simulate(["memory", "random"], "pond", 3000, seed=5, workers=1)
+    rnd = simulate(["random", "random"], "pond", 3000, seed=5, workers=1)
+    test = paired_test(mem, rnd)
+    assert test.difference > 0 and test.pvalue < 0.01
+
+
+# --------------------------------------------------------------------------- game length
+def test_game_length_summary():
+    length = game_length(made_up([[1, 0, 0]] * 5, asks=[40, 50, 50, 60, 100]))
+    assert (length.games, length.mean, length.median, length.shortest, length.longest) == (5, 60, 50, 40, 100)
+    assert length.counts[50] == 2 and length.counts.sum() == 5
+    assert length.low < 60 < length.high
+    assert "mean asks" in repr(length) and "<table>" in length._repr_html_()
+
+
+# --------------------------------------------------------------------------- plots
+def test_plots_return_their_axes():
+    res = simulate(["memory", "random", "random"], "pond", 30, seed=0)
+    ax = plot_win_share(res)
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["0: memory", "1: random", "2: random"]
+    other = simulate(["random"] * 3, "pond", 30, seed=0)
+    ax = plot_game_length({"memory": res, "random": other})
+    assert ax.get_ylabel() == "fraction of games" and len(ax.get_legend().get_texts()) == 2
+    plt.close("all")
