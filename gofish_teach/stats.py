@@ -134,7 +134,9 @@ def win_share(results, by: str = "entry", confidence: float = 0.95) -> WinShare:
         labels = names
     elif by in ("entry", "seat"):
         shares = results.shares(by)
-        labels = list(results.lineup) if by == "entry" else ["/".join(dict.fromkeys(results.lineup))] * results.n_players
+        # A seat is played by every entry in turn; name the strategy only when all are the same.
+        seat_label = results.lineup[0] if len(set(results.lineup)) == 1 else "(rotating)"
+        labels = list(results.lineup) if by == "entry" else [seat_label] * results.n_players
     else:
         raise ValueError(f"by must be 'entry', 'seat' or 'strategy', not {by!r}")
     games = results.games

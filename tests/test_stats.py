@@ -41,6 +41,7 @@ def test_shares_by_entry_follow_the_rotation():
     res = made_up([[1, 0], [1, 0], [1, 0], [1, 0]], lineup=("memory", "random"), rotate=True)
     assert [r.share for r in win_share(res, by="seat").rows] == [1, 0]     # seat 0 always won
     assert [r.share for r in win_share(res, by="entry").rows] == [0.5, 0.5]  # each entry sat there half the time
+    assert win_share(res, by="seat").rows[0].label == "(rotating)"
 
 
 def test_entries_with_one_strategy_pool_by_strategy():
