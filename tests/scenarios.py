@@ -85,9 +85,9 @@ def snapshot(game: Game) -> dict:
     }
 
 
-def assert_illegal(game: Game, *ask, match: str) -> None:
-    """``game.ask(*ask)`` raises ``IllegalMove`` whose message matches ``match``, and changes nothing."""
+def assert_illegal(game: Game, *ask, match: str, **options) -> None:
+    """``game.ask(*ask, **options)`` raises ``IllegalMove`` whose message matches ``match``, and changes nothing."""
     before = snapshot(game)
     with pytest.raises(IllegalMove, match=match):
-        game.ask(*ask)
+        game.ask(*ask, **options)
     assert snapshot(game) == before

@@ -99,6 +99,13 @@ def test_a_completed_book_is_placed_face_up():
     assert game.books == (("7",), ()) and game.count(0, "7") == 0
 
 
+def test_pairs_are_not_laid_down_in_a_four_card_book_game():
+    """Common mistakes: "Laying down pairs in a four-card-book game." """
+    game = new_game(BICYCLE, ["7♣ 7♦ 2♣ 2♦ 4♣ 5♣ 6♣", "7♥ 8♦ 9♦ 10♦ J♦ Q♦ K♦"])
+    game.ask(1, "7")
+    assert game.books == ((), ()) and game.count(0, "7") == 3 and game.count(0, "2") == 2
+
+
 def test_a_book_dealt_is_placed_at_once():
     """ "Whenever you complete a book, show all four cards and place them face up beside you." (also as dealt) """
     game = new_game(BICYCLE, ["2♣ 3♣ 4♣ 5♣ 6♣ 8♣ 9♣", "2♦ 3♦ J♣ J♦ J♥ J♠ 9♦"])
@@ -152,11 +159,13 @@ def test_when_the_stock_runs_out_an_unsuccessful_request_ends_the_turn_without_a
 
 
 def test_play_continues_until_every_book_is_complete():
-    """ "Continue until every book is complete." (an empty stock and an empty hand do not end it) """
+    """ "Continue until every book is complete." / Common mistakes: "Ending play when the first player runs out of
+    cards." / "Emptying your hand does not win." """
     game = new_game(BICYCLE, EMPTY_STOCK, n_ranks=3, hand_size=4)
     play(game, (1, "A"), (1, "2"), (1, "3"), (1, "2"))
     assert not game.is_over
     assert play(game, (0, "2"), (0, "3"))[-1] == GameOver((2,), (1, 0, 2), "every book is made")
+    assert game.winners == (2,)  # not seat 1, which ran out of cards first
 
 
 # ---------------------------------------------------------------- the worked example

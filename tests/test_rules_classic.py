@@ -145,3 +145,13 @@ def test_an_empty_hand_drawing_the_last_card_ends_the_game():
     game = new_game(CLASSIC, ["A♣ A♦ A♥ 2♣ 2♦", "A♠ 2♥ 3♣ 3♦ 4♣", "2♠ 3♥ 3♠ 4♦ 4♥"], ocean="4♠", n_ranks=4)
     events = play(game, (1, "A"), (1, "2"), (2, "2"))
     assert events[-3:] == [Book(0, "2"), Draw(0, 1, None, "empty hand"), GameOver((0,), (2, 0, 0), "the ocean is empty")]
+
+
+def test_a_player_out_of_cards_can_be_bullied_out_of_the_card_he_draws():
+    """ "This leads to a problem if a player runs out of cards early as (especially in 2 player games) the other
+    player can continually bully him out of his cards!" """
+    game = new_game(CLASSIC, ["A♣ 2♣", "A♦ 2♦"], ocean="K♣ A♥", hand_size=2)
+    play(game, (1, "A"), (1, "2"))
+    assert game.ask(1, "A")[-3:] == [Turn(1), Draw(1, 1, None, "empty hand"), Turn(0)]  # seat 1 drew A♥, and waits
+    assert game.ask(1, "A") == [Ask(0, 1, "A"), Give(1, 0, "A", 1)]
+    assert game.hand_sizes[1] == 0

@@ -55,6 +55,16 @@ def test_may_only_ask_for_a_rank_you_hold():
     assert_illegal(game, 1, "K", match="holds no Kings, so cannot ask for Kings")
 
 
+def test_a_general_question_is_not_an_ask():
+    """ "You cannot ask a general question like, "Do you have any face cards?"" """
+    assert_illegal(new_game(FAMILY, TWO_SEVENS), 1, "face cards", match="'face cards' is not in this deck")
+
+
+def test_you_ask_an_opponent_not_yourself():
+    """ "Pick one opponent and ask them clearly for a specific rank you hold." """
+    assert_illegal(new_game(FAMILY, TWO_SEVENS), 0, "7", match="player 0 cannot ask themself: ask an opponent")
+
+
 def test_a_successful_ask_takes_every_card_of_the_rank():
     """ "If Sarah has any 7s, she must give all of them to you." """
     game = new_game(FAMILY, TWO_SEVENS)
