@@ -215,7 +215,7 @@ class Game:
             raise IllegalMove(f"player {p} cannot ask themself: ask an opponent")
         if target not in self._opponents[p]:
             raise IllegalMove(f"player {target} is player {p}'s partner, and partners may not ask each other")
-        r = self._rank_index.get(rank)
+        r = self._rank_index.get(rank) if isinstance(rank, str) else None  # a list or dict is not hashable
         if r is None:
             try:
                 r = self._rank_index[normalize_rank(rank)]
