@@ -1,0 +1,389 @@
+"""Properties of random games, checked with hypothesis over thousands of games.
+
+Each example draws a preset (often with variants: bluff, Pairs, specific-card asks, teams, a
+small deck, another hand size), a player count the rules allow and a seed, then plays
+``GAMES`` games with uniformly random legal asks and checks one property after every ask.
+"""
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import random
+import re
+
+from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+
+from gofish_teach import PRESETS, SUITS, Ask, Book, Card, Deal, Draw, Game, GameOver, Give, IllegalMove, Rules
+from scenarios import snapshot
+
+GAMES = 4  # games per example
+# No shrinking: an example is already small (rules, a player count, a seed), and shrinking replays whole games.
+SETTINGS = settings(max_examples=200, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
+                    suppress_health_check=[HealthCheck.too_slow])
+
+VARIANTS = st.fixed_dictionaries({}, optional={
+    "bluff": st.just(True), "book_size": st.just(2), "specific_card": st.just(True), "teams": st.just(True),
+    "n_ranks": st.integers(1, 13), "hand_size": st.integers(1, 9),
+})
+
+
+def _can_seat(rules: Rules, n_players: int) -> bool:
+    try:
+        rules.check_players(n_players)
+    except ValueError:
+        return False
+    return True
+
+
+@st.composite
+def setups(draw) -> tuple[Rules, int, int]:
+    """(rules, n_players, seed): a preset, half the time with some variants, and a player count it allows."""
+    rules = Rules.preset(draw(st.sampled_from(sorted(PRESETS))))
+    if draw(st.booleans()):
+        varied = rules.replace(**draw(VARIANTS))
+        if any(_can_seat(varied, n) for n in range(2, 7)):
+            rules = varied
+    n_players = draw(st.sampled_from([n for n in range(2, 7) if _can_seat(rules, n)]))
+    return rules, n_players, draw(st.integers(0, 2**32 - 1))
+
+
+def random_ask(game: Game, rng: random.Random) -> tuple:
+    """A random legal ask; three times in four one that will succeed, if there is one (so that long games of
+    bluffing or specific-card asks with an empty ocean still end in a few hundred asks)."""
+    asks = game.legal_asks()
+    if rng.random() < 0.75:
+        hits = [a for a in asks if any(c.rank == a[1] and a[2:] in ((), (c.suit,)) for c in game.hand(a[0]))]
+        asks = hits or asks
+    return rng.choice(asks)
+
+
+def play_games(setup, on_start=None, on_ask=None, choose=random_ask):
+    """Play ``GAMES`` games of ``setup`` with random legal asks, calling the checks along the way."""
+    rules, n_players, seed = setup
+    rng = random.Random(seed)
+    for _ in range(GAMES):
+        game = Game(rules, n_players, seed=rng.randrange(2**32))
+        state = on_start(game) if on_start else None
+        limit = 100 * rules.deck_size
+        while not game.is_over:
+            assert game.n_asks < limit, f"the game has not ended after {limit} asks"
+            ask = choose(game, rng)
+            events = game.ask(*ask)
+            if on_ask:
+                on_ask(game, events, state, rng)
+
+
+# ---------------------------------------------------------------- where every card is
+class Shadow:
+    """Every card's place, replayed event by event from the public log and the true deck order.
+
+    Each event is checked as it is replayed (a Give moves cards the giver holds, a Book lays cards
+    the player holds, a Draw takes the top of the ocean). ``seen[p]`` is every card player ``p``
+    has held; ``shown`` every card shown to all (lucky draws, books, cards named and given in
+    specific-card asks) or named by an ask (which tells nothing about where it is). With Pairs, which two of three cards make a pair is not public: all three
+    count as shown, and the one left is read back from the game when the ask is over.
+    """
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.hands = [set() for _ in range(game.n_players)]
+        self.seen = [set() for _ in range(game.n_players)]
+        self.shown: set[Card] = set()
+        self.booked: set[Card] = set()
+        self.unsure: list[dict[str, set]] = [{} for _ in range(game.n_players)]
+        self.top = 0
+        self.done = 0
+        self.asked = None
+        self.catch_up()
+
+    def catch_up(self) -> None:
+        for event in self.game.events[self.done:]:
+            self.apply(event)
+        self.done = len(self.game.events)
+        for p, ranks in enumerate(self.unsure):
+            for rank, laid in ranks.items():
+                left = {c for c in self.game.hand(p) if c.rank == rank}
+                assert left <= laid and len(laid - left) % self.game.rules.book_size == 0
+                self.hands[p] |= left
+                self.booked |= laid - left
+            ranks.clear()
+
+    def _take(self, player: int, cards) -> None:
+        self.hands[player] |= set(cards)
+        self.seen[player] |= set(cards)
+
+    def apply(self, event) -> None:
+        game, size = self.game, self.game.rules.book_size
+        if isinstance(event, Deal):
+            assert event.cards is None, "the public log hides every deal"
+            n = game.n_players
+            self._take(event.player, game.deck[event.player:event.count * n:n])
+            self.top = max(self.top, event.count * n)
+        elif isinstance(event, Draw):
+            cards = game.deck[self.top:self.top + event.count]
+            assert len(cards) == event.count, "a draw takes cards the ocean has"
+            self.top += event.count
+            if event.lucky:
+                assert event.cards == tuple(cards) and event.count == 1 and cards[0].rank == self.asked.rank
+                self.shown |= set(cards)
+            else:
+                assert event.cards is None, "the public log hides a card drawn unless it is shown"
+            self._take(event.player, cards)
+        elif isinstance(event, Ask):
+            self.asked = event
+            if event.suit:
+                self.shown.add(Card(event.rank, event.suit))
+        elif isinstance(event, Give):
+            ask = self.asked
+            assert (ask.player, ask.target, ask.rank) == (event.to, event.player, event.rank)
+            moved = {c for c in self.hands[event.player] if c.rank == event.rank and ask.suit in (None, c.suit)}
+            assert len(moved) == event.count > 0, "the asked player gives every card asked for"
+            self.hands[event.player] -= moved
+            self._take(event.to, moved)
+            if ask.suit:
+                self.shown |= moved
+        elif isinstance(event, Book):
+            p, held = event.player, {c for c in self.hands[event.player] if c.rank == event.rank}
+            if event.rank in self.unsure[p]:
+                return  # the second pair of four held
+            assert len(held) >= size, "a book is laid from cards held"
+            self.shown |= held
+            self.hands[p] -= held
+            if len(held) == size:
+                self.booked |= held
+            else:
+                self.unsure[p][event.rank] = held
+
+    def check_against(self, game: Game) -> None:
+        """Hands, ocean and books agree with the game, and every card of the deck is in exactly one place."""
+        assert [set(game.hand(p)) for p in range(game.n_players)] == self.hands
+        assert game.ocean() == game.deck[self.top:]
+        assert game.hand_sizes == tuple(len(h) for h in self.hands)
+        assert sum(game.book_counts) * game.rules.book_size == len(self.booked)
+        places = [c for h in self.hands for c in h] + list(game.ocean()) + list(self.booked)
+        assert sorted(places) == sorted(game.deck) and len(game.deck) == game.rules.deck_size
+
+
+@given(setups())
+@SETTINGS
+def test_cards_are_conserved_after_every_event(setup):
+    def after(game, events, shadow, rng):
+        shadow.catch_up()
+        shadow.check_against(game)
+
+    def start(game):
+        shadow = Shadow(game)
+        shadow.check_against(game)
+        return shadow
+
+    play_games(setup, on_start=start, on_ask=after)
+
+
+# ---------------------------------------------------------------- the end
+def _some_ask_can_succeed(game: Game) -> bool:
+    """With the ocean empty: could any player take a card from an opponent?"""
+    hands = [{c.rank for c in game.hand(p)} for p in range(game.n_players)]
+    for p in range(game.n_players):
+        for q in game.view(p).opponents:
+            if (game.rules.bluff and hands[p] and hands[q]) or hands[p] & hands[q]:
+                return True
+    return False
+
+
+def _end_reason(game: Game) -> str | None:
+    """Which end rule (if any) says the game is over now."""
+    rules = game.rules
+    if sum(game.book_counts) == rules.total_books:
+        return "every book is made"
+    if game.ocean_size == 0:
+        if rules.end == "ocean_empty":
+            return "the ocean is empty"
+        if rules.end == "empty_hand_and_ocean" and 0 in game.hand_sizes:
+            return "the ocean is empty and a player has no cards"
+        if rules.teams and not _some_ask_can_succeed(game):
+            return "no ask can succeed any more"
+    return None
+
+
+def _check_end(game, events=None, state=None, rng=None) -> None:
+    reason = _end_reason(game)
+    over = [e for e in game.events if isinstance(e, GameOver)]
+    if reason is None:
+        assert not game.is_over and not over
+        assert game.hand_sizes[game.current_player] > 0, "the player to ask holds cards"
+        assert game.legal_asks()
+        return
+    assert game.is_over and over == [game.events[-1]], "the game ends as soon as its end rule says so"
+    assert over[0].reason == reason
+    scores = [sum(game.book_counts[q] for q in game.team_of(p)) for p in range(game.n_players)]
+    assert game.winners == over[0].winners == tuple(p for p, s in enumerate(scores) if s == max(scores))
+    assert game.legal_asks() == []
+
+
+@given(setups())
+@SETTINGS
+def test_every_game_ends_under_its_end_rule(setup):
+    play_games(setup, on_start=_check_end, on_ask=_check_end)
+
+
+@given(setups())
+@SETTINGS
+def test_books_total_the_ranks_when_play_runs_to_the_last_book(setup):
+    def after(game, events, state, rng):
+        if game.is_over and game.rules.end == "all_books" and not game.rules.teams:
+            assert sum(game.book_counts) == game.rules.total_books
+            assert sorted(r for b in game.books for r in b) == sorted(game.rules.ranks * (4 // game.rules.book_size))
+
+    play_games(setup, on_ask=after)
+
+
+# ---------------------------------------------------------------- illegal asks
+def _loose_ask(game: Game, rng: random.Random) -> tuple:
+    """A request written as a user might: any seat or non-seat, any rank label in any case, or nonsense."""
+    n, ranks = game.n_players, game.rules.ranks
+    target = rng.choice([*range(-1, n + 1), *range(n), "1", None, True, 1.5])
+    rank = rng.choice([*ranks, *ranks, *(r.lower() for r in ranks), "Z", "", None, 0, 14, ["A"], "K", "10"])
+    suit = rng.choice([None, None, *SUITS, "h", "x"])
+    return (target, rank) if suit is None else (target, rank, suit)
+
+
+def _meaning(game: Game, ask: tuple) -> tuple | None:
+    """The legal ask ``ask`` stands for, or None when it is not one."""
+    target, rank, *suit = ask
+    if type(target) is not int or not isinstance(rank, str) or rank.strip().upper() not in game.rules.ranks:
+        return None
+    suit = [{"h": "♥"}.get(s, s) for s in suit]
+    meant = (target, rank.strip().upper(), *suit)
+    return meant if meant in game.legal_asks() else None
+
+
+@given(setups())
+@SETTINGS
+def test_illegal_asks_are_rejected_and_change_nothing(setup):
+    def choose(game, rng):
+        for _ in range(3):
+            ask = _loose_ask(game, rng)
+            if _meaning(game, ask) is not None:
+                return ask
+            before = snapshot(game)
+            try:
+                game.ask(*ask)
+            except IllegalMove:
+                pass
+            else:
+                raise AssertionError(f"{ask} was accepted, but is not among {game.legal_asks()}")
+            assert snapshot(game) == before
+        return random_ask(game, rng)
+
+    def after(game, events, state, rng):
+        if game.is_over:
+            before = snapshot(game)
+            ask = rng.choice(list(state))
+            try:
+                game.ask(*ask)
+            except IllegalMove as e:
+                assert "the game is over" in str(e)
+            else:
+                raise AssertionError("an ask was accepted after the game ended")
+            assert snapshot(game) == before
+        else:
+            state.update(game.legal_asks())
+
+    play_games(setup, on_start=lambda game: set(game.legal_asks()), on_ask=after, choose=choose)
+
+
+# ---------------------------------------------------------------- saving
+@given(setups())
+@SETTINGS
+def test_a_saved_game_replays_to_the_same_log_and_state(setup):
+    def after(game, events, state, rng):
+        if game.is_over or rng.random() < 0.05:
+            assert snapshot(Game.from_json(game.to_json())) == snapshot(game)
+
+    play_games(setup, on_ask=after)
+
+
+# ---------------------------------------------------------------- views
+CARD_TEXT = re.compile(r"(10|[A2-9JQK])([♣♦♥♠])")
+
+
+def _cards_in(value, found: set, checked: set, visited: set) -> None:
+    """Collect every card reachable from ``value`` (as a Card, or written in a string); refuse a Game."""
+    assert not isinstance(value, Game), "a view exposes the game itself"
+    if isinstance(value, Card):
+        found.add(value)
+    elif isinstance(value, str):
+        found.update(Card(r, s) for r, s in CARD_TEXT.findall(value))
+    elif value is None or isinstance(value, (int, float, complex)):
+        return
+    elif id(value) in visited:
+        return
+    else:
+        visited.add(id(value))
+        if isinstance(value, dict):
+            items = [*value.keys(), *value.values()]
+        elif isinstance(value, (tuple, list, set, frozenset)):
+            items = [x for x in value if not (x.__hash__ and x in checked)]
+            if hasattr(value, "describe"):
+                items.append(str(value))  # an event: its sentence too
+        elif dataclasses.is_dataclass(value):
+            items = [getattr(value, f.name) for f in dataclasses.fields(value)]
+        elif hasattr(value, "tolist"):
+            items = [value.tolist()]
+        else:
+            items = [getattr(value, name) for name in dir(value) if not name.startswith("_")]
+        for item in items:
+            _cards_in(item, found, checked, visited)
+
+
+def _public_surface(view) -> dict:
+    """Every public attribute of a view; methods that need no argument are called."""
+    surface = {}
+    for name in dir(view):
+        if name.startswith("_"):
+            continue
+        value = getattr(view, name)
+        if inspect.ismethod(value):
+            params = inspect.signature(value).parameters.values()
+            if any(p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params):
+                continue
+            value = value()
+        surface[name] = value
+    return surface
+
+
+@given(setups())
+@SETTINGS
+def test_no_view_shows_a_card_its_player_has_not_seen(setup):
+    def check(game, events, state, rng):
+        shadow, checked = state
+        shadow.catch_up()
+        for p in range(game.n_players):
+            surface = _public_surface(game.view(p))
+            found = set()
+            _cards_in(surface, found, checked[p], set())
+            hidden = found - shadow.seen[p] - shadow.shown
+            assert not hidden, f"player {p}'s view shows {hidden}, which it has not seen"
+            checked[p].update(surface["events"])
+
+    def start(game):
+        state = (Shadow(game), [set() for _ in range(game.n_players)])
+        check(game, None, state, None)
+        return state
+
+    play_games(setup, on_start=start, on_ask=check)
+
+
+@given(setups())
+@SETTINGS
+def test_a_view_agrees_with_the_game(setup):
+    def check(game, events=None, state=None, rng=None):
+        for p in range(game.n_players):
+            view = game.view(p)
+            assert view.hand == game.hand(p) and sum(view.counts.values()) == len(view.hand)
+            assert (view.hand_sizes, view.books, view.ocean_size) == (game.hand_sizes, game.books, game.ocean_size)
+            assert (view.current_player, view.is_over, view.winners) == (game.current_player, game.is_over, game.winners)
+            assert len(view.events) == len(game.events)
+            assert view.legal_asks() == (game.legal_asks() if p == game.current_player else [])
+
+    play_games(setup, on_start=check, on_ask=check)
