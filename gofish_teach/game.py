@@ -203,11 +203,13 @@ class Game:
         return [(t, r, s) for t in targets for r in ranks for s in SUITS
                 if s not in hand[self._rank_index[r]]]
 
-    def check_ask(self, target, rank, suit=None) -> tuple[int, int, str | None]:
-        """Raise :class:`IllegalMove` naming the rule if the current player may not make this ask."""
+    def check_ask(self, target, rank, suit=None, *, player=None) -> tuple[int, int, str | None]:
+        """Raise :class:`IllegalMove` naming the rule if the current player (or ``player``) may not make this ask."""
         p = self.current_player
         if self.is_over:
             raise IllegalMove("the game is over, so no more asks")
+        if player is not None and player != p:
+            raise IllegalMove(f"it is player {p}'s turn, not player {player!r}'s")
         if not isinstance(target, (int, np.integer)) or isinstance(target, bool) or not 0 <= target < self.n_players:
             raise IllegalMove(f"target {target!r} is not a seat: seats are 0 to {self.n_players - 1}")
         target = int(target)
@@ -239,12 +241,13 @@ class Game:
             raise IllegalMove("suit: these rules ask for a whole rank, not a specific card")
         return target, r, suit
 
-    def ask(self, target: int, rank: str, suit: str | None = None) -> list[Event]:
+    def ask(self, target: int, rank: str, suit: str | None = None, *, player: int | None = None) -> list[Event]:
         """The current player asks ``target`` for ``rank``; returns the events until the next decision.
 
+        ``player``, when given, is who means to ask (a widget's seat): an ask out of turn is illegal.
         Raises :class:`IllegalMove` (and changes nothing) if the ask breaks a rule.
         """
-        target, r, suit = self.check_ask(target, rank, suit)
+        target, r, suit = self.check_ask(target, rank, suit, player=player)
         start = len(self._events)
         p, label = self.current_player, self.ranks[r]
         self._moves.append((target, label, suit))
