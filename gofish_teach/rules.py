@@ -14,6 +14,7 @@ option can be overridden with :meth:`Rules.replace`.
 from __future__ import annotations
 
 import dataclasses
+import numbers
 from dataclasses import dataclass
 
 from .cards import SUITS, ranks_for
@@ -71,6 +72,7 @@ class Rules:
         if self.source:
             # Each preset's docstring is the source lines it follows, so help(preset) quotes them.
             object.__setattr__(self, "__doc__", self.source)
+        self._check_types()
         ranks_for(self.n_ranks)  # validates n_ranks
         if self.empty_hand not in EMPTY_HAND_RULES:
             raise ValueError(f"Rules.empty_hand must be one of {sorted(EMPTY_HAND_RULES)}, not {self.empty_hand!r}")
@@ -82,8 +84,33 @@ class Rules:
             raise ValueError(f"Rules.hand_size must be at least 1, not {self.hand_size!r}")
         if not 2 <= self.min_players <= self.max_players:
             raise ValueError("Rules.min_players must be at least 2 and at most max_players")
-        if not self.deal or self.deal[0][0] > self.min_players:
-            raise ValueError("Rules.deal must start at or below min_players")
+        deal = self.deal
+        if (not deal or deal[0][0] > self.min_players or any(cards < 1 for _, cards in deal)
+                or any(a >= b for (a, _), (b, _) in zip(deal, deal[1:]))):
+            raise ValueError("Rules.deal must be (players, cards) pairs, players ascending from at most "
+                             f"min_players, each dealing at least 1 card: not {deal!r}")
+
+    def _check_types(self) -> None:
+        """Reject an option of the wrong type, naming it; store whole numbers (numpy ones too) as ``int``."""
+        def whole(option: str, value) -> int:
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                raise ValueError(f"Rules.{option} must be a whole number, not {value!r}")
+            return int(value)
+
+        if not isinstance(self.name, str):
+            raise ValueError(f"Rules.name must be a string, not {self.name!r}")
+        for option in ("n_ranks", "min_players", "max_players", "book_size"):
+            object.__setattr__(self, option, whole(option, getattr(self, option)))
+        if self.hand_size is not None:
+            object.__setattr__(self, "hand_size", whole("hand_size", self.hand_size))
+        for option in ("book_draw_again", "bluff", "specific_card", "teams"):
+            if not isinstance(getattr(self, option), bool):
+                raise ValueError(f"Rules.{option} must be True or False, not {getattr(self, option)!r}")
+        try:
+            deal = tuple((whole("deal", players), whole("deal", cards)) for players, cards in self.deal)
+        except (TypeError, ValueError):
+            raise ValueError(f"Rules.deal must be (players, cards) pairs like ((2, 7), (4, 5)), not {self.deal!r}") from None
+        object.__setattr__(self, "deal", deal)
 
     # ----------------------------------------------------------------- derived values
     @property
@@ -147,10 +174,7 @@ class Rules:
     def from_dict(cls, data: dict) -> "Rules":
         if not isinstance(data, dict):
             raise ValueError("rules: expected an object of rule options")
-        data = dict(data)
-        if "deal" in data:
-            data["deal"] = tuple(tuple(pair) for pair in data["deal"])
-        return cls().replace(**data)
+        return cls().replace(**data)  # __post_init__ checks every option (and reads a JSON list as ``deal``)
 
     @classmethod
     def preset(cls, name: str) -> "Rules":
