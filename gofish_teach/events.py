@@ -26,6 +26,15 @@ def _who(seat: int, names: Sequence[str] | None) -> str:
     return names[seat] if names else f"Player {seat}"
 
 
+def _join(parts: Sequence[str]) -> str:
+    """``['A', 'B', 'C']`` -> ``'A, B and C'``."""
+    return " and ".join(parts) if len(parts) < 3 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _books(n: int) -> str:
+    return f"{n} book" if n == 1 else f"{n} books"
+
+
 def _count(n: int, rank: str) -> str:
     word = _NUMBERS[n] if n < len(_NUMBERS) else str(n)
     return f"{word} {name(rank) if n == 1 else plural(rank)}"
@@ -40,7 +49,8 @@ class Deal(NamedTuple):
 
     def describe(self, names=None) -> str:
         shown = f": {' '.join(map(str, self.cards))}" if self.cards is not None else ""
-        return f"{_who(self.player, names)} is dealt {self.count} cards{shown}."
+        cards = "card" if self.count == 1 else "cards"
+        return f"{_who(self.player, names)} is dealt {self.count} {cards}{shown}."
 
 
 class Ask(NamedTuple):
@@ -131,16 +141,35 @@ class Skip(NamedTuple):
 
 
 class GameOver(NamedTuple):
-    """The game has ended; ``winners`` share the win, ``reason`` says which end rule fired."""
+    """The game has ended; ``winners`` share the win, ``reason`` says which end rule fired.
+
+    ``books`` counts each seat's books. With teams, ``team_books`` is the winning team's pooled
+    count (partners sit opposite: ``p`` and ``p + n/2``); without teams it is ``None``.
+
+    >>> print(GameOver((0, 2), (1, 0, 2, 1), "every book is made", 3))
+    Game over (every book is made). Player 0 and Player 2 win as a team with 3 books.
+    """
 
     winners: tuple[int, ...]
     books: tuple[int, ...]
     reason: str
+    team_books: int | None = None
 
     def describe(self, names=None) -> str:
-        who = " and ".join(_who(w, names) for w in self.winners)
-        verb = "wins" if len(self.winners) == 1 else "share the win"
-        return f"Game over ({self.reason}). {who} {verb} with {max(self.books)} books."
+        said = f"Game over ({self.reason})."
+        if self.team_books is not None:
+            n = len(self.books)
+            teams = sorted({tuple(sorted((w, (w + n // 2) % n))) for w in self.winners})
+            pairs = [" and ".join(_who(p, names) for p in team) for team in teams]
+            if len(teams) == 1:
+                return f"{said} {pairs[0]} win as a team with {_books(self.team_books)}."
+            return (f"{said} The teams of {', and of '.join(pairs)} share the win "
+                    f"with {_books(self.team_books)} each.")
+        who = _join([_who(w, names) for w in self.winners])
+        best = _books(max(self.books))
+        if len(self.winners) == 1:
+            return f"{said} {who} wins with {best}."
+        return f"{said} {who} share the win with {best} each."
 
 
 EVENT_TYPES = (Deal, Ask, Give, GoFish, Draw, Book, Turn, Skip, GameOver)

@@ -356,7 +356,7 @@ class Game:
         scores = self._team_books()
         best = max(scores)
         self.winners = tuple(p for p in range(self.n_players) if scores[p] == best)
-        self._log(GameOver(self.winners, self.book_counts, reason))
+        self._log(GameOver(self.winners, self.book_counts, reason, best if self.rules.teams else None))
         return True
 
     def _stalemate(self) -> bool:
