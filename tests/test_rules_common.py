@@ -214,7 +214,7 @@ def test_teams_a_game_where_no_ask_can_succeed_ends():
     opponents), the game ends, since nothing can change." """
     game = new_game("pond", TEAM_HANDS, n_ranks=6, hand_size=6, teams=True)
     assert game.ask(3, "5")[-1] == Give(3, 0, "5", 2)
-    assert game.ask(3, "6")[-2:] == [Give(3, 0, "6", 2), GameOver((0, 2), (1, 1, 1, 0), "no ask can succeed any more")]
+    assert game.ask(3, "6")[-2:] == [Give(3, 0, "6", 2), GameOver((0, 2), (1, 1, 1, 0), "no ask can succeed any more", 2)]
 
 
 def test_teams_with_pairs_mix_two_variants():
