@@ -58,6 +58,8 @@ class Game:
         rules.check_players(n_players)
         self.rules = rules
         self.n_players = n_players
+        if names is not None and (isinstance(names, str) or not all(isinstance(name, str) for name in names)):
+            raise ValueError(f"names: expected a list of {n_players} strings, not {names!r}")
         self.names = tuple(names) if names is not None else tuple(f"Player {p}" for p in range(n_players))
         if len(self.names) != n_players:
             raise ValueError(f"names: expected {n_players} names, got {len(self.names)}")
@@ -93,17 +95,20 @@ class Game:
         if seed is not None:
             raise ValueError("give either seed= or deck=, not both")
         cards, next_suit = [], {}
-        for item in deck:
-            if isinstance(item, Card):
-                card = item
-            elif isinstance(item, str) and item.strip()[-1:].lower() in "♣♦♥♠cdhs" and len(item.strip()) >= 2 \
-                    and item.strip().upper() not in ("10",):
-                card = Card.parse(item)
-            else:
-                rank = normalize_rank(item)
-                k = next_suit.get(rank, 0)
-                next_suit[rank] = k + 1
-                card = Card(rank, SUITS[k % len(SUITS)])
+        for k, item in enumerate(deck):
+            try:
+                if isinstance(item, Card):
+                    card = item
+                elif isinstance(item, str) and item.strip()[-1:].lower() in "♣♦♥♠cdhs" and len(item.strip()) >= 2 \
+                        and item.strip().upper() not in ("10",):
+                    card = Card.parse(item)
+                else:
+                    rank = normalize_rank(item)
+                    n = next_suit.get(rank, 0)
+                    next_suit[rank] = n + 1
+                    card = Card(rank, SUITS[n % len(SUITS)])
+            except ValueError as e:
+                raise ValueError(f"deck: entry {k} ({item!r}) is not a card or rank: {e}") from None
             cards.append(card)
         if sorted(cards) != sorted(fresh):
             missing = sorted(set(fresh) - set(cards))
