@@ -85,8 +85,8 @@ def snapshot(game: Game) -> dict:
     }
 
 
-def assert_illegal(game: Game, *ask, match: str, **options) -> None:
-    """``game.ask(*ask, **options)`` raises ``IllegalMove`` whose message matches ``match``, and changes nothing."""
+def assert_illegal(game: Game, *ask, match: str | None, **options) -> None:
+    """``game.ask(*ask, **options)`` raises ``IllegalMove`` (with a message matching ``match``), and changes nothing."""
     before = snapshot(game)
     with pytest.raises(IllegalMove, match=match):
         game.ask(*ask, **options)
