@@ -1,0 +1,297 @@
+"""The built-in strategies, pinned by hand-built games, and the strategy protocol.
+
+Scenarios deal explicit decks: ``scenario(hands, ocean)`` deals ``hands`` (rank labels by
+seat) round robin, puts ``ocean`` on top of the rest, and fills in the remaining cards
+in rank order; each script of asks is followed by the events it must produce.
+"""
+from __future__ import annotations
+
+import importlib.util
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gofish_teach import Game, IllegalMove, Rules, View
+from gofish_teach.strategies import (STRATEGIES, get_strategy, known_holdings, memory, most_held, pick, play_out,
+                                     random, strategy_name)
+
+POND = Rules.preset("pond")
+
+
+def scenario(hands: list[str], ocean: str = "", rules: Rules = POND, **changes) -> Game:
+    hands = [h.split() for h in hands]
+    n, size = len(hands), len(hands[0])
+    rules = rules.replace(hand_size=size, **changes)
+    deck = [hands[k % n][k // n] for k in range(size * n)] + ocean.split()
+    rest = Counter({r: 4 for r in rules.ranks}) - Counter(deck)
+    deck += sorted(rest.elements(), key=rules.ranks.index)
+    return Game(rules, n, deck=deck)
+
+
+def script(game: Game, asks: list[tuple], expected: list[str]) -> None:
+    """Make the asks, in order, and check the sentences they produce (turn changes left out)."""
+    said = [str(e) for a in asks for e in game.ask(*a) if not str(e).startswith("It is")]
+    assert said == expected
+
+
+class CountingRng:
+    """A Generator stand-in that counts ``random()`` calls and has no other method."""
+
+    def __init__(self, seed=0):
+        self._rng, self.calls = np.random.default_rng(seed), 0
+
+    def random(self):
+        self.calls += 1
+        return self._rng.random()
+
+
+# --------------------------------------------------------------------------- the protocol
+def test_pick_uses_one_double_as_an_index():
+    rng = CountingRng()
+    assert [pick("abc", rng) for _ in range(3)] == ["b", "a", "a"]  # doubles 0.637, 0.270, 0.041
+    assert rng.calls == 3
+
+
+def test_random_makes_two_picks_and_most_held_one():
+    view = Game(POND, 4, seed=3).view(0)
+    for strategy, calls in [(random, 2), (most_held, 1), (memory, 1)]:  # memory: nothing known yet
+        rng = CountingRng()
+        strategy(view, rng)
+        assert rng.calls == calls, strategy_name(strategy)
+
+
+def test_random_picks_the_rank_first_then_the_seat():
+    view = Game(POND, 4, seed=3).view(0)
+    expected = np.random.default_rng(5).random(2)
+    ranks, seats = list(view.counts), list(view.opponents)
+    assert random(view, np.random.default_rng(5)) == (seats[int(expected[1] * 3)], ranks[int(expected[0] * len(ranks))])
+
+
+def test_get_strategy_names_functions_and_objects():
+    class Shy:
+        def choose(self, view, rng):
+            return view.opponents[0], next(iter(view.counts))
+
+    assert set(STRATEGIES) == {"random", "memory", "most_held", "greedy"}
+    assert get_strategy(random) is random
+    shy = Shy()
+    assert get_strategy(shy) == shy.choose and strategy_name(shy) == "Shy"
+    with pytest.raises(ValueError, match="strategy 'Memory' is unknown: choose one of random, memory"):
+        get_strategy("Memory")
+    with pytest.raises(ValueError, match="neither a name"):
+        get_strategy(42)
+
+
+def test_an_illegal_ask_names_the_strategy_and_seat():
+    def grabby(view, rng):  # asks for the first rank it does not hold
+        return view.opponents[0], next(r for r in view.ranks if r not in view.counts)
+
+    game = scenario(["2 3", "A 3", "2 4"])
+    with pytest.raises(IllegalMove, match=r"^strategy 'grabby' \(seat 1\) asked \(0, '2'\): player 1 holds no 2s"):
+        play_out(game, ["random", grabby, "random"], CountingRng(0))
+
+
+def test_a_strategy_returning_nonsense_is_reported():
+    game = Game(POND, 2, seed=0)
+    with pytest.raises(IllegalMove, match=r"strategy '<lambda>' \(seat 0\) asked 'A': a strategy must return"):
+        play_out(game, [lambda view, rng: "A", "random"], np.random.default_rng(0))
+    with pytest.raises(ValueError, match="strategies: expected one per seat"):
+        play_out(game, ["random"], np.random.default_rng(0))
+
+
+# --------------------------------------------------------------------------- random and most_held
+def test_random_asks_only_opponents_holding_cards():
+    game = scenario(["2 9", "2 9", "5 6"], "K Q J")
+    script(game, [(1, "2"), (1, "9")], [  # seat 0 empties seat 1's hand and asks again
+        "Player 0 asks Player 1 for 2s.", "Player 1 gives Player 0 one 2.",
+        "Player 0 asks Player 1 for 9s.", "Player 1 gives Player 0 one 9."])
+    view = game.view(0)
+    assert view.hand_sizes[1] == 0 and view.current_player == 0
+    assert {random(view, np.random.default_rng(s))[0] for s in range(40)} == {2}
+    assert {most_held(view, np.random.default_rng(s)) for s in range(40)} == {(2, "2")}
+
+
+def test_with_no_opponent_holding_cards_any_opponent_is_asked():
+    game = scenario(["2 3 9", "2 2 9", "3 3 3"], "K Q J")
+    for ask in [(1, "2"), (1, "9"), (2, "3")]:  # seat 0 takes every card and books the 3s
+        game.ask(*ask)
+    view = game.view(0)
+    assert view.hand_sizes == (5, 0, 0) and view.current_player == 0 and view.ocean_size
+    assert {random(view, np.random.default_rng(s))[0] for s in range(40)} == {1, 2}
+    assert {memory(view, np.random.default_rng(s))[0] for s in range(40)} == {1, 2}
+
+
+def test_most_held_builds_on_pairs_lowest_rank_first():
+    view = scenario(["4 7 7 2 2", "A A 3 3 5"]).view(0)
+    assert view.counts == {"2": 2, "4": 1, "7": 2}
+    assert most_held(view, np.random.default_rng(0)) == (1, "2")
+
+
+# --------------------------------------------------------------------------- memory
+def four_players(rounds: list[list[tuple]], hands=("2 A 3", "2 4 5", "2 6 7", "8 9 10")) -> View:
+    """Seat 0 is to decide after ``rounds`` of asks (each ask a "Go Fish!" and a blank draw)."""
+    game = scenario(list(hands), "K Q J K Q J K Q")
+    for asks in rounds:
+        for ask in asks:
+            events = game.ask(*ask)
+            assert "Go Fish" in str(events[1]) and not events[2].lucky
+    assert game.current_player == 0
+    return game.view(0)
+
+
+def test_memory_asks_the_opponent_who_showed_the_rank_most_recently():
+    view = four_players([[(3, "A"), (3, "2"), (3, "2"), (1, "8")]])  # seat 1 then seat 2 ask for 2s
+    assert known_holdings(view)[1:3] == [{"2": 8}, {"2": 12}]  # the indices of their asks
+    assert memory(view, CountingRng()) == (2, "2")
+    # Seat 2 asks for 2s in the first round, seat 1 only in the second: seat 1 is more recent.
+    view = four_players([[(3, "A"), (3, "4"), (3, "2"), (1, "8")], [(3, "3"), (3, "2"), (3, "6"), (2, "9")]])
+    assert set(known_holdings(view)[1]) == {"2", "4"} and set(known_holdings(view)[2]) == {"2", "6"}
+    rng = CountingRng()
+    assert memory(view, rng) == (1, "2") and rng.calls == 0
+
+
+def test_memory_prefers_the_rank_it_holds_most_of_then_the_lowest():
+    # Seat 1 shows 3s and seat 2 shows 2s; seat 0 holds one of each, then two 3s.
+    rounds = [[(3, "A"), (3, "3"), (3, "2"), (1, "8")]]
+    assert memory(four_players(rounds, ("2 A 3", "3 4 5", "2 6 7", "8 9 10")), None) == (2, "2")
+    rounds = [[(3, "2"), (3, "3"), (3, "2"), (1, "8")]]
+    assert memory(four_players(rounds, ("2 3 3", "3 4 5", "2 6 7", "8 9 10")), None) == (1, "3")
+
+
+def test_memory_ignores_ranks_it_does_not_hold_and_falls_back_to_most_held():
+    view = four_players([[(3, "A"), (3, "4"), (3, "6"), (1, "8")]], ("2 A 3", "2 4 5", "2 6 7", "8 9 10"))
+    assert known_holdings(view)[1:4] == [{"4": 8}, {"6": 12}, {"8": 16}]
+    for seed in range(10):
+        assert memory(view, np.random.default_rng(seed)) == most_held(view, np.random.default_rng(seed))
+
+
+def test_giving_a_rank_away_or_booking_it_removes_it():
+    game = scenario(["2 5 6 A", "2 2 2 9", "7 8 10 J"], "K Q J")
+    script(game, [(2, "2")], [
+        "Player 0 asks Player 2 for 2s.", "Player 2 says \"Go Fish!\"", "Player 0 draws a card from the ocean."])
+    assert known_holdings(game.view(2))[:2] == [{"2": 3}, {}]
+    script(game, [(0, "2")], [
+        "Player 1 asks Player 0 for 2s.", "Player 0 gives Player 1 one 2.", "Player 1 lays down a book of 2s."])
+    # Seat 0 gave its 2 away; seat 1 booked its 2s, and still holds a card.
+    assert game.view(2).hand_sizes[:2] == (4, 1)
+    assert known_holdings(game.view(2))[:2] == [{}, {}]
+
+
+def test_a_lucky_draw_shows_the_rank():
+    game = scenario(["2 5", "3 6", "2 7"], "Q 3 K")
+    script(game, [(2, "5"), (2, "3")], [
+        "Player 0 asks Player 2 for 5s.", "Player 2 says \"Go Fish!\"", "Player 0 draws a card from the ocean.",
+        "Player 1 asks Player 2 for 3s.", "Player 2 says \"Go Fish!\"",
+        "Player 1 draws 3♦, the rank asked for, and shows it: lucky draw!"])
+    assert str(game.view(0).events[9]).endswith("lucky draw!")
+    assert known_holdings(game.view(0))[1] == {"3": 9}
+
+
+def test_an_opponent_that_said_go_fish_to_a_rank_is_not_known_to_hold_it():
+    # Only a bluff can make a known holder say "Go Fish!", so this uses the bluff house rule.
+    game = scenario(["2 A", "5 6", "7 8"], "K Q J 10 9", bluff=True)
+    game.ask(2, "A"), game.ask(2, "2"), game.ask(1, "7")  # seat 1 bluffs: asks for 2s it lacks
+    view = game.view(0)
+    assert known_holdings(view)[1] == {"2": 7}
+    assert memory(view, None) == (1, "2")
+    game.ask(1, "2")  # "Go Fish!"
+    game.ask(2, "5"), game.ask(1, "8")
+    view = game.view(0)
+    assert "2" not in known_holdings(view)[1]
+    assert memory(view, np.random.default_rng(1)) == most_held(view, np.random.default_rng(1))
+
+
+def test_an_opponent_with_no_cards_holds_nothing_even_after_drawing_again():
+    game = scenario(["2", "5", "7"], "K Q J 9 10 4 3", bluff=True)
+    game.ask(1, "2"), game.ask(2, "2"), game.ask(0, "7")  # seat 1 bluffs for 2s; holds 5 Q
+    assert known_holdings(game.view(0))[1] == {"2": 7}
+    game.ask(1, "5"), game.ask(1, "Q")                    # seat 0 (bluffing) empties seat 1's hand
+    assert game.view(0).hand_sizes[1] == 0 and known_holdings(game.view(0))[1] == {}
+    game.ask(2, "4")                                      # Go Fish; seat 1 draws one and plays on
+    assert game.current_player == 1 and game.view(0).hand_sizes[1] == 1
+    assert known_holdings(game.view(0))[1] == {}
+    game.ask(2, "10"), game.ask(0, "7")                   # both "Go Fish!"; back to seat 0
+    view = game.view(0)
+    assert view.current_player == 0 and "2" in view.counts and "2" not in known_holdings(view)[1]
+    rng = CountingRng(4)
+    assert memory(view, rng) == most_held(view, CountingRng(4)) and rng.calls == 1  # the fallback
+
+
+def test_memory_never_asks_its_partner():
+    game = scenario(["2 A", "3 4", "2 5", "6 7"], "K Q J 10 9", teams=True)
+    game.ask(1, "A")                      # seat 0: Go Fish
+    game.ask(2, "3")                      # seat 1 asks seat 2 for 3s: Go Fish
+    game.ask(3, "2")                      # seat 2 (seat 0's partner) shows 2s
+    game.ask(2, "6")                      # seat 3
+    view = game.view(0)
+    assert view.opponents == (1, 3) and known_holdings(view)[2] == {"2": 12}
+    for seed in range(10):
+        assert memory(view, np.random.default_rng(seed))[0] in (1, 3)
+
+
+def test_memory_depends_only_on_the_view():
+    game = Game(POND, 4, seed=21)
+    rng = np.random.default_rng(0)
+    while game.n_asks < 20:
+        game.ask(*random(game.view(game.current_player), rng))
+    view = game.view(game.current_player)
+    first = memory(view, np.random.default_rng(9))
+    game.ask(*random(game.view(game.current_player), rng))  # play on: the old view is a snapshot
+    assert memory(view, np.random.default_rng(9)) == first
+
+
+def test_without_bluffing_known_ranks_are_really_held():
+    # A check on the bookkeeping (hand sizes followed through the events): without bluffs
+    # every show is true, so at every decision each known rank is in that hand.
+    for seed in range(12):
+        rules = Rules.preset(["family", "pond", "bicycle", "classic"][seed % 4])
+        game = Game(rules, 2 + seed % 4, seed=seed)
+
+        def checked(view, rng):
+            for q, ranks in enumerate(known_holdings(view)):
+                assert all(game.count(q, r) for r in ranks)
+            return memory(view, rng)
+
+        play_out(game, [checked, "random", "most_held", "random", "memory"][:game.n_players],
+                 np.random.default_rng(seed))
+
+
+# --------------------------------------------------------------------------- every strategy, every preset
+HAS_PROBABILITY = importlib.util.find_spec("gofish_teach.probability") is not None
+BUILT_IN = ["random", "memory", "most_held"] + (["greedy"] if HAS_PROBABILITY else [])
+# Teams only with classic rules: under the others, partners can end up holding the rest of
+# the ranks memory and most_held keep asking for, and the game never ends (see test_fast.py).
+RULE_SETS = [Rules.preset(p) for p in ("family", "pond", "bicycle", "classic")] + [
+    Rules.preset("pond").replace(bluff=True), Rules.preset("family").replace(book_size=2),
+    Rules.preset("classic").replace(specific_card=True), Rules.preset("classic").replace(teams=True),
+    Rules.preset("pond").replace(n_ranks=4, hand_size=3)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(rules=st.sampled_from(RULE_SETS), n_players=st.integers(2, 6), seed=st.integers(0, 2**32),
+       lineup=st.lists(st.sampled_from(["random", "memory", "most_held"]), min_size=6, max_size=6))
+def test_strategies_see_only_a_view_and_always_ask_legally(rules, n_players, seed, lineup):
+    if rules.teams:
+        n_players = 4
+    n_players = min(n_players, rules.max_players)
+    if rules.n_ranks == 4:
+        n_players = min(n_players, 5)
+    seen = []
+
+    def watched(name):
+        def strategy(view, rng):
+            assert type(view) is View and not any(isinstance(getattr(view, a, None), Game) for a in View.__slots__)
+            move = STRATEGIES[name](view, rng)
+            assert tuple(move) in view.legal_asks()
+            seen.append(name)
+            return move
+        strategy.__name__ = name
+        return strategy
+
+    game = Game(rules, n_players, seed=seed)
+    play_out(game, [watched(name) for name in lineup[:n_players]], np.random.default_rng(seed))
+    assert game.is_over and len(seen) == game.n_asks
+
