@@ -1,0 +1,546 @@
+"""The fast path: many games of the built-in strategies, compiled with numba.
+
+It plays exactly the games the readable engine (:class:`~gofish_teach.game.Game` driven by
+:mod:`gofish_teach.strategies`) plays: for the same deck order and seed, the same winners,
+books per seat and number of asks. ``tests/test_fast.py`` checks this on thousands of games.
+
+Why numba: a Go Fish game is a loop of small, data-dependent steps (who asks whom, is the
+turn over), which does not vectorise across games in numpy without padding every game to
+the longest; compiled, one core plays tens of thousands of games a second.
+
+Randomness, and why both engines agree: strategy ``g`` of a batch uses the generator
+``numpy.random.default_rng(int(seeds[g]))``, one per game shared by every seat, and each
+random choice is one ``random()`` double (see :func:`gofish_teach.strategies.pick`).
+numba can use a ``Generator`` passed in, but cannot create one in compiled code, and making
+one per game in Python costs more than the game itself. So this module re-implements the
+two pieces ``default_rng(seed)`` is made of, for an integer seed: NumPy's ``SeedSequence``
+(its documented hash of the seed into the initial state) and the ``PCG64`` bit generator
+(128-bit LCG with XSL-RR output; ``random()`` is ``(next_uint64 >> 11) * 2**-53``). The
+doubles are bit for bit NumPy's, which ``tests/test_fast.py`` checks against NumPy itself:
+
+>>> import numpy as np
+>>> seeds = np.array([0, 7, 2**64 - 1], dtype=np.uint64)
+>>> mine = random_doubles(seeds, 3)
+>>> bool((mine == [np.random.default_rng(int(s)).random(3) for s in seeds]).all())
+True
+
+Playing a batch (card code = ``rank_index * 4 + suit_index``, row 0 of a deck is its top):
+
+>>> from gofish_teach import Rules
+>>> rules = Rules.preset("pond")
+>>> decks = np.stack([np.random.default_rng(g).permutation(52) for g in range(3)])
+>>> out = play_games(["memory", "random", "random", "random"], rules, decks, np.arange(3, dtype=np.uint64))
+>>> sorted(out), out["books"].sum(axis=1)
+(['asks', 'books', 'winners'], array([13, 13, 13]))
+>>> ref = play_game_readable(["memory", "random", "random", "random"], rules, decks[2], 2)
+>>> bool((ref["books"] == out["books"][2]).all()), int(ref["asks"]) == int(out["asks"][2])
+(True, True)
+
+Supported: the strategies ``random``, ``memory`` and ``most_held``; every preset, 2-6
+players, any ``hand_size`` and ``n_ranks``, and the variants ``bluff`` (built-in strategies
+never bluff, so play is unchanged), ``book_size=2`` and ``teams``. Not supported
+(:func:`supports` says so and the caller uses the readable engine): ``specific_card``, and
+any other strategy (``greedy``, or one a learner wrote).
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+from numba import njit
+
+from .cards import SUITS, Card
+from .game import Game
+from .rules import Rules
+from .strategies import get_strategy, play_out, strategy_name
+
+#: The strategies compiled here, by name; the index is the code the compiled loop uses.
+FAST_STRATEGIES: tuple[str, ...] = ("random", "memory", "most_held")
+_RANDOM, _MEMORY, _MOST_HELD = 0, 1, 2
+#: Default safety cap on the asks of one game (built-in strategies need a few hundred at most).
+MAX_ASKS = 10_000
+_EMPTY_HAND = {"new_hand": 0, "draw_one_play": 1, "draw_one_pass": 2}
+_END = {"all_books": 0, "empty_hand_and_ocean": 1, "ocean_empty": 2}
+
+
+
+class GameTooLong(RuntimeError):
+    """A game reached ``max_asks`` asks without ending."""
+
+
+# --------------------------------------------------------------------------- NumPy's default_rng
+# numba turns a mix of uint64 and plain ints into float64, so every constant is typed.
+_U16, _U32, _U11, _U58, _U63 = np.uint64(16), np.uint64(32), np.uint64(11), np.uint64(58), np.uint64(63)
+_U64 = np.uint64(64)
+_ONE = np.uint64(1)
+_MASK32 = np.uint64(0xFFFFFFFF)
+# SeedSequence's hash constants (numpy/random/bit_generator.pyx).
+_INIT_A, _MULT_A = np.uint64(0x43B0D7E5), np.uint64(0x931E8875)
+_INIT_B, _MULT_B = np.uint64(0x8B51F9DD), np.uint64(0x58F38DED)
+_MIX_L, _MIX_R = np.uint64(0xCA01F9DD), np.uint64(0x4973F715)
+# PCG64's 128-bit multiplier, high and low halves.
+_PCG_HI, _PCG_LO = np.uint64(0x2360ED051FC65DA4), np.uint64(0x4385DF649FCCF645)
+_TO_DOUBLE = 1.0 / 9007199254740992.0  # 2**-53
+
+
+@njit(cache=True)
+def _hashmix(value, hash_const):
+    # SeedSequence's 32-bit hash; returns the new value and the advanced constant.
+    value = (value ^ hash_const) & _MASK32
+    hash_const = (hash_const * _MULT_A) & _MASK32
+    value = (value * hash_const) & _MASK32
+    return value ^ (value >> _U16), hash_const
+
+
+@njit(cache=True)
+def _mix(x, y):
+    result = (_MIX_L * x - _MIX_R * y) & _MASK32
+    return result ^ (result >> _U16)
+
+
+@njit(cache=True)
+def _mulhi(a, b):
+    """The high 64 bits of the 128-bit product of two uint64."""
+    a0, a1, b0, b1 = a & _MASK32, a >> _U32, b & _MASK32, b >> _U32
+    p00, p01, p10, p11 = a0 * b0, a0 * b1, a1 * b0, a1 * b1
+    mid = (p00 >> _U32) + (p01 & _MASK32) + (p10 & _MASK32)
+    return p11 + (p01 >> _U32) + (p10 >> _U32) + (mid >> _U32)
+
+
+@njit(cache=True)
+def _pcg_step(rng):
+    # state = state * multiplier + increment (mod 2**128); rng = [state_hi, state_lo, inc_hi, inc_lo]
+    hi, lo = rng[0], rng[1]
+    new_hi = _mulhi(lo, _PCG_LO) + hi * _PCG_LO + lo * _PCG_HI
+    new_lo = lo * _PCG_LO
+    low = new_lo + rng[3]
+    carry = _ONE if low < new_lo else np.uint64(0)
+    rng[0] = new_hi + rng[2] + carry
+    rng[1] = low
+
+
+@njit(cache=True)
+def _seed(rng, seed):
+    """Set ``rng`` to the state of ``np.random.default_rng(seed)`` for a uint64 ``seed``."""
+    # SeedSequence(seed): the entropy is the seed's 32-bit words, low first. A seed below
+    # 2**32 has one word, but a missing word hashes like a zero word, so two words always do.
+    pool = np.empty(4, np.uint64)
+    words = (seed & _MASK32, seed >> _U32, np.uint64(0), np.uint64(0))
+    hash_const = _INIT_A
+    for i in range(4):
+        pool[i], hash_const = _hashmix(words[i], hash_const)
+    for i_src in range(4):
+        for i_dst in range(4):
+            if i_src != i_dst:
+                mixed, hash_const = _hashmix(pool[i_src], hash_const)
+                pool[i_dst] = _mix(pool[i_dst], mixed)
+    # generate_state(4, uint64): eight 32-bit words from the pool, paired low word first.
+    state = np.empty(4, np.uint64)
+    hash_const = _INIT_B
+    for i in range(8):
+        value = (pool[i % 4] ^ hash_const) & _MASK32
+        hash_const = (hash_const * _MULT_B) & _MASK32
+        value = (value * hash_const) & _MASK32
+        value ^= value >> _U16
+        if i % 2 == 0:
+            state[i // 2] = value
+        else:
+            state[i // 2] |= value << _U32
+    # PCG64(seed_seq): initstate = state[0:2], initseq = state[2:4] (each high word first);
+    # inc = initseq * 2 + 1; then step, add initstate, step (pcg_setseq_128_srandom_r).
+    rng[2] = (state[2] << _ONE) | (state[3] >> _U63)
+    rng[3] = (state[3] << _ONE) | _ONE
+    rng[0] = np.uint64(0)
+    rng[1] = np.uint64(0)
+    _pcg_step(rng)
+    low = rng[1] + state[1]
+    carry = _ONE if low < rng[1] else np.uint64(0)
+    rng[0] = rng[0] + state[0] + carry
+    rng[1] = low
+    _pcg_step(rng)
+
+
+@njit(cache=True)
+def _random(rng):
+    """The next ``Generator.random()`` double."""
+    _pcg_step(rng)
+    hi, lo = rng[0], rng[1]
+    x = hi ^ lo
+    rot = hi >> _U58
+    x = (x >> rot) | (x << ((_U64 - rot) & _U63))  # XSL-RR output
+    return np.float64(x >> _U11) * _TO_DOUBLE
+
+
+@njit(cache=True)
+def _random_doubles(seeds, k):
+    out = np.empty((seeds.shape[0], k))
+    rng = np.empty(4, np.uint64)
+    for g in range(seeds.shape[0]):
+        _seed(rng, seeds[g])
+        for i in range(k):
+            out[g, i] = _random(rng)
+    return out
+
+
+def random_doubles(seeds: np.ndarray, k: int) -> np.ndarray:
+    """The first ``k`` doubles of ``np.random.default_rng(int(s)).random()`` for each seed, compiled."""
+    return _random_doubles(_as_seeds(seeds, len(np.atleast_1d(seeds))), int(k))
+
+
+# --------------------------------------------------------------------------- the game, compiled
+@njit(cache=True)
+def _partner(p, n, teams):
+    return (p + n // 2) % n if teams else -1
+
+
+@njit(cache=True)
+def _lay_books(p, hands, sizes, books, known, book_size):
+    """Lay down every book ``p`` holds; returns how many. Mirrors ``Game._lay_books``."""
+    made = 0
+    for r in range(hands.shape[1]):
+        while hands[p, r] >= book_size:
+            hands[p, r] -= book_size
+            sizes[p] -= book_size
+            books[p] += 1
+            made += 1
+            known[:, r] = False  # a book of r: nobody is known to hold r any more
+    if made and sizes[p] == 0:
+        known[p, :] = False
+    return made
+
+
+@njit(cache=True)
+def _is_over(n_books, total_books, ocean, end_rule, hands, sizes, teams, bluff):
+    """``Game._check_end`` without the logging: has the game ended?"""
+    if n_books == total_books:
+        return True
+    if ocean:
+        return False
+    if end_rule == 2:  # ocean_empty
+        return True
+    n = sizes.shape[0]
+    if end_rule == 1:  # empty_hand_and_ocean
+        for p in range(n):
+            if sizes[p] == 0:
+                return True
+    if not teams:
+        return False
+    # Game._stalemate: no ask can succeed any more, because no two opponents both hold cards
+    # (with bluffing) or both hold some rank.
+    for p in range(n):
+        for q in range(n):
+            if q == p or q == _partner(p, n, teams):
+                continue
+            if bluff:
+                if sizes[p] and sizes[q]:
+                    return False
+            else:
+                for r in range(hands.shape[1]):
+                    if hands[p, r] and hands[q, r]:
+                        return False
+    return True
+
+
+@njit(cache=True)
+def _pick_opponent(p, sizes, teams, rng, buf):
+    """A uniformly random opponent holding cards (any opponent if none does), seats ascending."""
+    n = sizes.shape[0]
+    partner = _partner(p, n, teams)
+    k = 0
+    for q in range(n):
+        if q != p and q != partner and sizes[q]:
+            buf[k] = q
+            k += 1
+    if k == 0:
+        for q in range(n):
+            if q != p and q != partner:
+                buf[k] = q
+                k += 1
+    return buf[int(_random(rng) * k)]
+
+
+@njit(cache=True)
+def _most_held(p, hands):
+    best, best_count = -1, 0
+    for r in range(hands.shape[1]):
+        if hands[p, r] > best_count:  # strictly more: ties keep the lowest rank
+            best, best_count = r, hands[p, r]
+    return best
+
+
+@njit(cache=True)
+def _choose(code, p, hands, sizes, known, last, teams, rng, buf):
+    """One decision of a built-in strategy: returns (target, rank index)."""
+    if code == _RANDOM:
+        k = 0
+        for r in range(hands.shape[1]):
+            if hands[p, r]:
+                buf[k] = r
+                k += 1
+        rank = buf[int(_random(rng) * k)]
+        return _pick_opponent(p, sizes, teams, rng, buf), rank
+    if code == _MEMORY:
+        n = sizes.shape[0]
+        partner = _partner(p, n, teams)
+        rank, best_count = -1, 0
+        for r in range(hands.shape[1]):
+            if hands[p, r] > best_count:
+                for q in range(n):
+                    if q != p and q != partner and known[q, r]:
+                        rank, best_count = r, hands[p, r]
+                        break
+        if rank >= 0:
+            target, latest = -1, -1
+            for q in range(n):
+                if q != p and q != partner and known[q, rank] and last[q, rank] > latest:
+                    target, latest = q, last[q, rank]
+            return target, rank
+    rank = _most_held(p, hands)
+    return _pick_opponent(p, sizes, teams, rng, buf), rank
+
+
+@njit(cache=True)
+def _play(deck, seed, codes, deal, empty_rule, end_rule, draw_again, book_size, teams, bluff, max_asks,
+          hands, sizes, books, known, last, rng, buf):
+    """One game, following ``Game`` step by step; fills ``books`` and returns the number of asks
+    (-1 if the game reached ``max_asks`` asks without ending)."""
+    n, n_ranks = hands.shape
+    size = deck.shape[0]
+    total_books = n_ranks * (4 // book_size)
+    hands[:, :] = 0
+    books[:] = 0
+    known[:, :] = False
+    _seed(rng, seed)
+    for k in range(deal * n):  # one card at a time, round robin from seat 0
+        hands[k % n, deck[k] >> 2] += 1
+    sizes[:] = deal
+    top = deal * n
+    n_books = 0
+    for p in range(n):
+        n_books += _lay_books(p, hands, sizes, books, known, book_size)
+    clock = 0  # orders the moments players show ranks, for "showed it most recently"
+    current = 0
+    asks = 0
+    settle = True
+    while True:
+        if settle:  # Game._settle: the empty-hand rule, until someone holding cards is to ask
+            while not _is_over(n_books, total_books, size - top, end_rule, hands, sizes, teams, bluff):
+                p = current
+                if sizes[p]:
+                    break
+                if top < size:
+                    if empty_rule == 0:  # new_hand
+                        for _ in range(min(deal, size - top)):
+                            hands[p, deck[top] >> 2] += 1
+                            sizes[p] += 1
+                            top += 1
+                        n_books += _lay_books(p, hands, sizes, books, known, book_size)
+                    else:
+                        hands[p, deck[top] >> 2] += 1
+                        sizes[p] += 1
+                        top += 1
+                        if empty_rule == 1 and not _is_over(n_books, total_books, size - top, end_rule, hands, sizes, teams, bluff):
+                            continue  # draw_one_play: plays on with the card just drawn
+                if not _is_over(n_books, total_books, size - top, end_rule, hands, sizes, teams, bluff):
+                    current = (current + 1) % n
+        if _is_over(n_books, total_books, size - top, end_rule, hands, sizes, teams, bluff):
+            return asks
+        if asks == max_asks:
+            return -1
+        p = current
+        target, r = _choose(codes[p], p, hands, sizes, known, last, teams, rng, buf)
+        asks += 1
+        clock += 1
+        known[p, r] = True  # asking shows the asker holds r
+        last[p, r] = clock
+        again = False
+        got = hands[target, r]
+        if got:
+            hands[target, r] = 0
+            sizes[target] -= got
+            hands[p, r] += got
+            sizes[p] += got
+            known[target, r] = False
+            if sizes[target] == 0:
+                known[target, :] = False
+            clock += 1
+            last[p, r] = clock  # receiving shows it again
+            n_books += _lay_books(p, hands, sizes, books, known, book_size)
+            again = True
+        else:
+            known[target, r] = False  # "Go Fish!"
+            if top < size:
+                drawn = deck[top] >> 2
+                top += 1
+                hands[p, drawn] += 1
+                sizes[p] += 1
+                lucky = drawn == r
+                if lucky:
+                    clock += 1
+                    known[p, r] = True
+                    last[p, r] = clock
+                made = _lay_books(p, hands, sizes, books, known, book_size)
+                n_books += made
+                again = lucky or (made > 0 and draw_again)
+        if not again and not _is_over(n_books, total_books, size - top, end_rule, hands, sizes, teams, bluff):
+            current = (current + 1) % n
+        settle = True
+
+
+@njit(cache=True)
+def _play_many(codes, deal, empty_rule, end_rule, draw_again, book_size, teams, bluff, n_ranks, max_asks,
+               decks, seeds, books_out, asks_out, winners_out):
+    n = codes.shape[0]
+    hands = np.zeros((n, n_ranks), np.int16)
+    sizes = np.zeros(n, np.int64)
+    known = np.zeros((n, n_ranks), np.bool_)
+    last = np.zeros((n, n_ranks), np.int64)
+    rng = np.empty(4, np.uint64)
+    buf = np.empty(max(n, n_ranks), np.int64)
+    score = np.empty(n, np.int64)
+    for g in range(decks.shape[0]):
+        books = books_out[g]
+        asks_out[g] = _play(decks[g], seeds[g], codes, deal, empty_rule, end_rule, draw_again, book_size,
+                            teams, bluff, max_asks, hands, sizes, books, known, last, rng, buf)
+        if asks_out[g] < 0:
+            return g
+        for p in range(n):  # partners pool their books for the win
+            partner = _partner(p, n, teams)
+            score[p] = books[p] + (books[partner] if partner >= 0 else 0)
+        best = score.max()
+        for p in range(n):
+            winners_out[g, p] = score[p] == best
+    return -1
+
+
+@njit(cache=True)
+def _first_bad_deck(decks):
+    """The first row that is not a permutation of 0..size-1 (codes already in range), or -1."""
+    seen = np.zeros(decks.shape[1], np.int64)
+    for g in range(decks.shape[0]):
+        for k in range(decks.shape[1]):
+            if seen[decks[g, k]] == g + 1:
+                return g
+            seen[decks[g, k]] = g + 1
+    return -1
+
+
+# --------------------------------------------------------------------------- the Python interface
+def supports(lineup: Sequence[str], rules: Rules) -> bool:
+    """Whether :func:`play_games` can play this lineup (strategy names by seat) under ``rules``.
+
+    >>> supports(["memory", "random"], Rules.preset("family"))
+    True
+    >>> supports(["greedy", "random"], Rules.preset("pond")), supports(["random"] * 2, Rules(specific_card=True))
+    (False, False)
+    """
+    if rules.specific_card:
+        return False
+    if not all(isinstance(name, str) and name in FAST_STRATEGIES for name in lineup):
+        return False
+    try:
+        rules.check_players(len(lineup))
+    except ValueError:
+        return False
+    return True
+
+
+def _as_seeds(seeds, games: int) -> np.ndarray:
+    seeds = np.asarray(seeds)
+    if seeds.shape != (games,) or seeds.dtype.kind not in "ui":
+        raise ValueError(f"seeds: expected {games} integer seeds, one per game, got {seeds.dtype} of shape {seeds.shape}")
+    if seeds.dtype.kind == "i" and (seeds < 0).any():
+        raise ValueError("seeds: must be non-negative (they are np.random.default_rng seeds)")
+    return np.ascontiguousarray(seeds, dtype=np.uint64)
+
+
+def _check(lineup: Sequence[str], rules: Rules, decks) -> np.ndarray:
+    if not supports(lineup, rules):
+        rules.check_players(len(lineup))  # raises naming the player count, if that is the problem
+        others = [name for name in lineup if name not in FAST_STRATEGIES]
+        if others:
+            raise ValueError(f"lineup: the fast path plays only {', '.join(FAST_STRATEGIES)}, not {others[0]!r}; "
+                             "use the readable engine (gofish_teach.strategies.play_out)")
+        raise ValueError("rules: the fast path does not play specific_card rules; use the readable engine")
+    decks = np.asarray(decks)
+    if decks.ndim != 2 or decks.shape[1] != rules.deck_size or decks.dtype.kind not in "ui":
+        raise ValueError(f"decks: expected integer card codes of shape (games, {rules.deck_size}), "
+                         f"got {decks.dtype} of shape {decks.shape}")
+    if decks.size and (decks.min() < 0 or decks.max() >= rules.deck_size):
+        raise ValueError(f"decks: card codes must be 0..{rules.deck_size - 1}")
+    decks = np.ascontiguousarray(decks, dtype=np.int16)
+    bad = _first_bad_deck(decks)
+    if bad >= 0:
+        raise ValueError(f"decks[{bad}]: each row must hold every card code 0..{rules.deck_size - 1} exactly once")
+    return decks
+
+
+def play_games(lineup: Sequence[str], rules: Rules, decks: np.ndarray, seeds: np.ndarray, *,
+               max_asks: int = MAX_ASKS) -> dict[str, np.ndarray]:
+    """Play one game per row of ``decks``, seat ``p`` using strategy ``lineup[p]``.
+
+    Args:
+        lineup: strategy names by seat (``random``, ``memory``, ``most_held``).
+        rules: the rules, for which :func:`supports` must hold.
+        decks: ``(games, rules.deck_size)`` integer card codes, ``rank_index * 4 + suit_index``
+            (suits in :data:`~gofish_teach.cards.SUITS` order); column 0 is the top of the deck.
+        seeds: ``(games,)`` non-negative integers: game ``g``'s strategies share the
+            generator ``np.random.default_rng(int(seeds[g]))``, used in decision order.
+        max_asks: a safety cap. Compiled code cannot be interrupted, so a game that reaches
+            this many asks raises :class:`GameTooLong` instead of running on.
+
+    Returns:
+        ``{"books": (games, n_players) int64, "asks": (games,) int64, "winners": (games, n_players) bool}``,
+        the same as :func:`play_game_readable` gives for each game.
+    """
+    decks = _check(lineup, rules, decks)
+    games, n = decks.shape[0], len(lineup)
+    seeds = _as_seeds(seeds, games)
+    books = np.zeros((games, n), np.int64)
+    asks = np.zeros(games, np.int64)
+    winners = np.zeros((games, n), np.bool_)
+    codes = np.array([FAST_STRATEGIES.index(name) for name in lineup], np.int64)
+    stuck = _play_many(codes, rules.deal_size(n), _EMPTY_HAND[rules.empty_hand], _END[rules.end],
+                       rules.book_draw_again, rules.book_size, rules.teams, rules.bluff, rules.n_ranks, int(max_asks),
+                       decks, seeds, books, asks, winners)
+    if stuck >= 0:
+        raise GameTooLong(f"decks[{stuck}]: the game passed max_asks={max_asks} asks without ending "
+                          f"(lineup {', '.join(lineup)}; rules {rules.name})")
+    return {"books": books, "asks": asks, "winners": winners}
+
+
+def deck_cards(rules: Rules, codes) -> list[Card]:
+    """Card codes (``rank_index * 4 + suit_index``) as cards.
+
+    >>> deck_cards(Rules.preset("pond"), [0, 5, 51])
+    [Card('A', '♣'), Card('2', '♦'), Card('K', '♠')]
+    """
+    ranks = rules.ranks
+    return [Card(ranks[int(c) // 4], SUITS[int(c) % 4]) for c in codes]
+
+
+def play_game_readable(lineup: Sequence, rules: Rules, deck_codes, seed: int, *,
+                       max_asks: int | None = None) -> dict[str, np.ndarray]:
+    """The reference for :func:`play_games`: one game with the readable engine and :mod:`strategies`.
+
+    ``lineup`` may hold any strategies (names, functions or objects), not only the fast ones.
+    With ``max_asks``, a game that reaches that many asks raises :class:`GameTooLong`.
+    """
+    game = Game(rules, len(lineup), deck=deck_cards(rules, deck_codes))
+    strategies = list(lineup) if max_asks is None else [_capped(s, game, max_asks) for s in lineup]
+    play_out(game, strategies, np.random.default_rng(int(seed)))
+    winners = np.zeros(len(lineup), np.bool_)
+    winners[list(game.winners)] = True
+    return {"books": np.array(game.book_counts, np.int64), "asks": game.n_asks, "winners": winners}
+
+
+def _capped(strategy, game: Game, max_asks: int):
+    choose = get_strategy(strategy)
+
+    def capped(view, rng):
+        if game.n_asks >= max_asks:
+            raise GameTooLong(f"the game passed max_asks={max_asks} asks without ending")
+        return choose(view, rng)
+
+    capped.__name__ = strategy_name(strategy)  # so that messages name the real strategy
+    return capped
