@@ -55,7 +55,68 @@ def bench_engine(quick: bool) -> list[str]:
     return lines
 
 
-SECTIONS = [bench_engine]
+def _fast_chunk(start: int, stop: int, lineup=("memory", "random", "random", "random")) -> int:
+    """Make the decks of games ``start .. stop-1`` and play them on the fast path; returns seat 0's wins.
+
+    A top-level function so that a process pool can run it (bench_fast's helper).
+    """
+    from .fast import play_games
+
+    rng = np.random.default_rng([0, start])
+    decks = rng.permuted(np.broadcast_to(np.arange(52, dtype=np.int8), (stop - start, 52)), axis=1)
+    seeds = rng.integers(0, 2**64, size=stop - start, dtype=np.uint64)
+    return int(play_games(lineup, Rules.preset("pond"), decks, seeds)["winners"][:, 0].sum())
+
+
+def bench_fast(quick: bool) -> list[str]:
+    """The compiled fast path against the readable engine: pond, 4 players, memory vs three random."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+    from concurrent.futures import ProcessPoolExecutor
+
+    from .strategies import play_out
+
+    lines = ["Fast path (numba), pond, 4 players, memory vs three random:"]
+    # Compile time, apart from the speed figures: a fresh process with an empty numba cache
+    # compiles everything; this process then only loads the cached machine code.
+    with tempfile.TemporaryDirectory() as cache:
+        probe = ("import time; import gofish_teach.fast; from gofish_teach.bench import _fast_chunk; "
+                 "t = time.perf_counter(); _fast_chunk(0, 10); print(time.perf_counter() - t)")
+        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                              env=dict(os.environ, NUMBA_CACHE_DIR=cache), check=True)
+    start = time.perf_counter()
+    _fast_chunk(0, 10)
+    lines.append(f"  compiling: {float(done.stdout):.1f} s from scratch (fresh process, empty cache); "
+                 f"{time.perf_counter() - start:.2f} s to load the cached code")
+
+    games, chunks = (40_000, 4) if quick else (400_000, 8)
+    bounds = [(k * games // chunks, (k + 1) * games // chunks) for k in range(chunks)]
+    start = time.perf_counter()
+    wins = sum(_fast_chunk(a, b) for a, b in bounds)
+    one = games / (time.perf_counter() - start)
+    with ProcessPoolExecutor(2) as pool:
+        list(pool.map(_fast_chunk, [0, 0], [10, 10]))  # both workers load the compiled code first
+        start = time.perf_counter()
+        wins_two = sum(pool.map(_fast_chunk, *zip(*bounds)))
+        two = games / (time.perf_counter() - start)
+    assert wins_two == wins, "the same games must give the same results on any number of workers"
+    lines.append(f"  one core:  {one:9,.0f} games/s  ({games:,} games, making the decks included)")
+    lines.append(f"  two cores: {two:9,.0f} games/s  (ProcessPoolExecutor(2), {chunks} chunks)")
+
+    rules, readable = Rules.preset("pond"), 100 if quick else 600
+    start = time.perf_counter()
+    for g in range(readable):
+        play_out(Game(rules, 4, seed=g), ["memory", "random", "random", "random"], np.random.default_rng(g))
+    slow = readable / (time.perf_counter() - start)
+    lines.append(f"  readable engine, same lineup, one core: {slow:,.0f} games/s ({readable} games); "
+                 f"the fast path is {one / slow:,.0f}x faster per core")
+    lines.append(f"  (memory won {wins / games:.3f} of the games, ties counted as wins)")
+    return lines
+
+
+SECTIONS = [bench_engine, bench_fast]
 
 
 def main(argv=None) -> None:
