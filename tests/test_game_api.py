@@ -17,6 +17,19 @@ def game():
     return new_game("pond", HANDS, ocean="K♣ K♦")
 
 
+# ---------------------------------------------------------------- building a game
+def test_a_deck_given_by_rank_gets_suits_in_order_of_appearance():
+    """Issue 2: ``deck=[...]`` "ranks or cards, index 0 = top, dealt first" """
+    game = Game(Rules.preset("pond").replace(n_ranks=2, hand_size=2), 2, deck=["A", "2", "A", "A", "2", "2", "A", "2"])
+    assert game.deck[:4] == (Card("A", "♣"), Card("2", "♣"), Card("A", "♦"), Card("A", "♥"))
+    assert game.hand(0) == (Card("A", "♣"), Card("A", "♦")) and game.hand(1) == (Card("A", "♥"), Card("2", "♣"))
+
+
+def test_a_deck_and_a_seed_together_are_an_error():
+    with pytest.raises(ValueError, match="give either seed= or deck=, not both"):
+        Game(Rules.preset("pond"), 2, seed=1, deck=[str(c) for c in Game(Rules.preset("pond"), 2, seed=1).deck])
+
+
 # ---------------------------------------------------------------- bad requests
 def test_illegal_move_is_a_value_error():
     assert issubclass(IllegalMove, ValueError)
