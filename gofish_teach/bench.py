@@ -103,7 +103,8 @@ def bench_fast(quick: bool) -> list[str]:
         two = games / (time.perf_counter() - start)
     assert wins_two == wins, "the same games must give the same results on any number of workers"
     lines.append(f"  one core:  {one:9,.0f} games/s  ({games:,} games, making the decks included)")
-    lines.append(f"  two cores: {two:9,.0f} games/s  (ProcessPoolExecutor(2), {chunks} chunks)")
+    lines.append(f"  two cores: {two:9,.0f} games/s  (ProcessPoolExecutor(2), {chunks} chunks; load average "
+                 f"{os.getloadavg()[0]:.1f}: other work on the machine takes cores from this figure first)")
 
     rules, readable = Rules.preset("pond"), 100 if quick else 600
     start = time.perf_counter()
