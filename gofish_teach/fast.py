@@ -8,9 +8,9 @@ Why numba: a Go Fish game is a loop of small, data-dependent steps (who asks who
 turn over), which does not vectorise across games in numpy without padding every game to
 the longest; compiled, one core plays tens of thousands of games a second.
 
-Randomness, and why both engines agree: strategy ``g`` of a batch uses the generator
-``numpy.random.default_rng(int(seeds[g]))``, one per game shared by every seat, and each
-random choice is one ``random()`` double (see :func:`gofish_teach.strategies.pick`).
+Randomness, and why both engines agree: the strategies of game ``g`` share one generator,
+``numpy.random.default_rng(int(seeds[g]))``, used in decision order, and each random choice
+is one ``random()`` double (see :func:`gofish_teach.strategies.pick`).
 numba can use a ``Generator`` passed in, but cannot create one in compiled code, and making
 one per game in Python costs more than the game itself. So this module re-implements the
 two pieces ``default_rng(seed)`` is made of, for an integer seed: NumPy's ``SeedSequence``
@@ -41,6 +41,11 @@ players, any ``hand_size`` and ``n_ranks``, and the variants ``bluff`` (built-in
 never bluff, so play is unchanged), ``book_size=2`` and ``teams``. Not supported
 (:func:`supports` says so and the caller uses the readable engine): ``specific_card``, and
 any other strategy (``greedy``, or one a learner wrote).
+
+Compiled code cannot be interrupted, so a game that reaches ``max_asks`` asks stops with
+:class:`GameTooLong`. Built-in games end within a few hundred asks, except with ``teams``:
+there partners can end up holding the rest of the ranks that memory's fallback and
+``most_held`` keep asking for, and such a game goes on for ever in either engine.
 """
 from __future__ import annotations
 
