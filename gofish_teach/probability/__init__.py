@@ -1,0 +1,69 @@
+"""Exact draw probabilities from what a player knows.
+
+Two levels, both exact fractions:
+
+1. :class:`Facts` — stated facts (your hand, the books, hand sizes, cards known to be in a
+   hand, ranks a hand is known to lack, the ocean's size), every placement of the unseen
+   cards that fits them equally likely.
+2. :func:`posterior` — a live game, from everything one player has seen: every deck order
+   that would have produced exactly that player's view, given the asks that were made, is
+   equally likely. History matters here (a player who drew after "Go Fish!" took a card
+   from an ocean you know something about), which is where the two levels part.
+
+Both answer the same questions (:class:`~.answers.Belief`): ``p_top(rank)``,
+``p_holds(player, rank, at_least=1)``, ``count_distribution(place, rank)``,
+``expected_count(place, rank)``, ``table()``, and ``exact``.
+
+>>> from gofish_teach import Game, Rules
+>>> game = Game(Rules.preset("pond"), n_players=2, seed=3)
+>>> game.view(0).counts
+{'A': 1, '6': 1, '7': 1, '8': 1, '10': 1}
+>>> post = posterior(game.view(0))
+>>> post.p_holds(1, "K"), post.exact
+(Fraction(16322, 43817), True)
+
+That is a shade under the textbook ``1 - C(43,5)/C(47,5) = 4429/11891`` (0.37247 against
+0.37247...): a hand is never a whole book, since books are laid down at once.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .answers import OCEAN, Belief, Table, from_counts
+from .exact import TooBig, world_counts
+from .facts import Facts
+from .history import NotExact, read
+
+__all__ = ["posterior", "Facts", "Belief", "Table", "OCEAN", "NotExact", "Fraction"]
+
+
+def posterior(view, *, fallback: bool = True, samples: int = 20_000, seed: int = 0) -> Belief:
+    """What ``view.player`` can say about every hidden hand and the ocean, from its view alone.
+
+    Exact (fractions) whenever the computation fits :data:`.exact.LIMITS`; otherwise, or in
+    the teams endgame (where play going on says something about several hands at once), a
+    Monte Carlo estimate with ``exact == False`` and standard errors (``belief.stderr(...)``),
+    from ``samples`` samples (seeded by ``seed``). With ``fallback=False`` such views raise
+    :class:`NotExact` instead. ``specific_card`` rules raise ``ValueError``: a "Go Fish!"
+    there is about one card, and these probabilities are about ranks.
+    """
+    if view.rules.specific_card:
+        raise ValueError("rules: specific_card asks are about single cards; these probabilities are about ranks")
+    try:
+        story = read(view)
+    except NotExact as why:
+        if not fallback:
+            raise
+        from .montecarlo import estimate
+
+        return estimate(view, samples=samples, seed=seed, reason=str(why))
+    try:
+        counts = world_counts(story, len(view.ranks), view.rules.book_size)
+    except TooBig as why:
+        if not fallback:
+            raise NotExact(str(why)) from None
+        from .montecarlo import sample_hands
+
+        return sample_hands(view, story, samples=samples, seed=seed, reason=str(why))
+    known = {view.player: view.counts}
+    return from_counts(counts, view.ranks, story.seats, story.unseen, story.ocean, known)

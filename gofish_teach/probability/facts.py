@@ -1,0 +1,190 @@
+"""Level 1: probabilities from stated facts, every placement of the unseen cards equally likely.
+
+State what you know — your hand, the books on the table, how many cards each other seat
+holds, cards known to be in a hand, ranks a hand is known to lack, the ocean's size — and
+ask. The unseen cards (all but yours, the books and the known ones) are placed into the
+open slots of the hands and the ocean, every placement that fits the facts equally likely.
+Because books are laid down at once, by default no hand holds a whole book
+(``books_laid=False`` drops that, for the textbook hypergeometric answers).
+
+>>> facts = Facts(hand="7 7 Q K", hand_sizes={1: 3})
+>>> facts.ocean_size, facts.p_top("7")                    # 2 sevens among the 48 unseen cards
+(45, Fraction(1, 24))
+>>> facts.p_holds(1, "7")                                 # 1 - C(46,3)/C(48,3), hypergeometric
+Fraction(23, 188)
+>>> Facts(hand="7 7 Q K", hand_sizes={1: 3}, known={1: ["7"]}).p_top("7")
+Fraction(1, 47)
+>>> Facts(hand="7 Q", hand_sizes={1: 5}, lacks={1: ["Q"]}).expected_count(1, "Q")
+Fraction(0, 1)
+>>> Facts(hand="7 7 7 7", hand_sizes={1: 5})
+Traceback (most recent call last):
+...
+ValueError: hand: it holds four 7s, a whole book, which is laid down at once (list it in books)
+"""
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from math import comb, lgamma, log
+
+from ..cards import SUITS, Card, name, normalize_rank, plural, ranks_for
+from .answers import Belief, from_counts
+from .contract import count_worlds
+from .exact import Counts
+from .hands import Hand
+from .modular import primes_for_bits
+
+_DECK = len(SUITS)
+
+
+def _ranks_of(cards, field: str, ranks) -> Counter:
+    """Rank labels from ``"7 7 Qh"``, ``["7", Card("Q", "♥")]`` and the like, counted."""
+    if isinstance(cards, str):
+        cards = cards.replace(",", " ").split()
+    out = Counter()
+    for item in cards:
+        if isinstance(item, Card):
+            label = item.rank
+        else:
+            text = str(item).strip()
+            try:
+                label = normalize_rank(text)
+            except ValueError:
+                try:
+                    label = Card.parse(text).rank
+                except ValueError:
+                    raise ValueError(f"{field}: {item!r} is neither a rank nor a card") from None
+        if label not in ranks:
+            raise ValueError(f"{field}: rank {label!r} is not in this deck: ranks are {', '.join(ranks)}")
+        out[label] += 1
+    return out
+
+
+class Facts(Belief):
+    """What stated facts imply, exactly, under "every placement that fits is equally likely".
+
+    Args:
+        hand: your cards (ranks or cards), e.g. ``"7 7 Q K"``.
+        hand_sizes: ``{seat: cards}`` for every other seat (your seat is ``me``).
+        books: ranks laid down as books by anyone, one entry per book (or ``{seat: ranks}``).
+        known: ``{seat: ranks}`` cards known to be in that seat's hand.
+        lacks: ``{seat: ranks}`` ranks that seat holds none of.
+        ocean: the ocean's size; computed from the rest when not given (and checked when given).
+        n_ranks, book_size: the deck (or take both from ``rules``).
+        books_laid: no hand holds a whole book (true in play); False for textbook counting.
+        me: your seat number.
+    """
+
+    def __init__(self, hand, hand_sizes, books=(), known=None, lacks=None, ocean=None, *,
+                 n_ranks: int = 13, book_size: int = 4, rules=None, books_laid: bool = True, me: int = 0):
+        if rules is not None:
+            n_ranks, book_size = rules.n_ranks, rules.book_size
+        if book_size not in (2, 4):
+            raise ValueError(f"book_size must be 4 or 2, not {book_size!r}")
+        ranks = ranks_for(n_ranks)
+        cap = book_size - 1 if books_laid else _DECK
+        mine = _ranks_of(hand, "hand", ranks)
+        for r, c in mine.items():
+            if c > cap:
+                raise ValueError(f"hand: it holds {('two', 'three', 'four')[c - 2]} {plural(r)}, a whole book, "
+                                 "which is laid down at once (list it in books)")
+        booked = _ranks_of(books if not isinstance(books, dict) else [r for rs in books.values() for r in rs],
+                           "books", ranks)
+        sizes = self._sizes(hand_sizes, me)
+        known_by = {q: _ranks_of(cards, f"known[{q}]", ranks) for q, cards in (known or {}).items()}
+        lacks_by = {q: set(_ranks_of(rs, f"lacks[{q}]", ranks)) for q, rs in (lacks or {}).items()}
+        for field, by in (("known", known_by), ("lacks", lacks_by)):
+            for q in by:
+                if q not in sizes:
+                    raise ValueError(f"{field}: seat {q!r} is not one of the other seats {sorted(sizes)} in hand_sizes")
+        unseen = []
+        for r in ranks:
+            left = _DECK - mine[r] - book_size * booked[r]
+            if left < 0:
+                raise ValueError(f"books: {booked[r]} book(s) of {plural(r)} and {mine[r]} in your hand are more than "
+                                 f"the {_DECK} cards of a rank")
+            if sum(k[r] for k in known_by.values()) > left:
+                raise ValueError(f"known: more {plural(r)} than the {left} not in your hand or in books")
+            unseen.append(left)
+        for q, size in sizes.items():
+            k = known_by.get(q, Counter())
+            if sum(k.values()) > size:
+                raise ValueError(f"known[{q}]: {sum(k.values())} known cards, but seat {q} holds {size}")
+            for r in lacks_by.get(q, ()):
+                if k[r]:
+                    raise ValueError(f"lacks[{q}]: seat {q} is known to hold {name(r)}s, so cannot lack them")
+            for r, c in k.items():
+                if c > cap:
+                    raise ValueError(f"known[{q}]: {c} {plural(r)} would be a whole book, laid down at once")
+        free = sum(unseen) - sum(sizes.values())
+        if free < 0:
+            raise ValueError(f"hand_sizes: the other hands hold {sum(sizes.values())} cards, but only "
+                             f"{sum(unseen)} are neither yours nor in books")
+        if ocean is not None and ocean != free:
+            raise ValueError(f"ocean: {ocean} cards do not fit the rest of the facts, which leave {free}")
+        self._setup = (ranks, unseen, sizes, known_by, lacks_by, cap, free)
+        counts = _count(*self._setup)
+        self._total = counts.total
+        seats = sorted(sizes)
+        built = from_counts(counts, ranks, seats, unseen, free, {me: dict(mine)})
+        super().__init__(built.ranks, built.seats, built.ocean, built.ocean_size, built.known)
+        self.me = me
+
+    def p_hand(self, player, counts: dict) -> Fraction:
+        """P(``player`` holds exactly ``counts[rank]`` cards of each rank listed), e.g. ``{"Q": 2, "K": 0}``."""
+        self._place(player)
+        if player == self.me or player not in self.seats:
+            raise ValueError(f"player: ask about another seat ({', '.join(map(str, sorted(self.seats)))})")
+        fixed = {}
+        for rank, c in counts.items():
+            if isinstance(c, bool) or not isinstance(c, int) or c < 0:
+                raise ValueError(f"counts: {rank!r} needs a whole number of cards, not {c!r}")
+            fixed[self.ranks.index(self._rank(rank))] = c
+        return Fraction(_count(*self._setup, fixed={player: fixed}).total, self._total)
+
+    @staticmethod
+    def _sizes(hand_sizes, me) -> dict:
+        if isinstance(hand_sizes, dict):
+            sizes = dict(hand_sizes)
+        else:
+            sizes = {q: n for q, n in enumerate(hand_sizes) if q != me}
+        if me in sizes:
+            raise ValueError(f"hand_sizes: seat {me} is yours (me={me}); give the other seats' sizes")
+        for q, n in sizes.items():
+            if isinstance(q, bool) or not isinstance(q, int) or q < 0:
+                raise ValueError(f"hand_sizes: seats are numbers 0, 1, ..., not {q!r}")
+            if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+                raise ValueError(f"hand_sizes: seat {q} must hold a whole number of cards, not {n!r}")
+        if not sizes:
+            raise ValueError("hand_sizes: name at least one other seat and its number of cards")
+        return sizes
+
+    def __repr__(self) -> str:
+        return f"<Facts about seats {sorted(self.seats)} and the ocean ({self.ocean_size} cards)>"
+
+
+def _count(ranks, unseen, sizes, known_by, lacks_by, cap, ocean, fixed=None) -> Counts:
+    """Exact placement counts: each hand a pool of open slots (plus its known cards), then the ocean.
+
+    ``fixed[seat][rank index] = count`` keeps only placements giving that seat exactly that count.
+    """
+    k = len(sizes)
+    open_slots = {q: n - sum(known_by.get(q, Counter()).values()) for q, n in sizes.items()}
+    # an upper bound on the total: terms (ways to split each rank) times the largest term
+    bits = sum(log(comb(u + k, k), 2) + lgamma(u + 1) / log(2) for u in unseen)
+    bits += sum(lgamma(m + 1) / log(2) for m in open_slots.values()) + 2
+    primes = primes_for_bits(bits)
+    hands = []
+    for q in sorted(sizes):
+        allowed = [r not in lacks_by.get(q, ()) for r in ranks]
+        hand = Hand.dealt(open_slots[q], allowed, primes)
+        for s, r in enumerate(ranks):
+            if known_by.get(q, Counter())[r]:
+                hand.receive(s, known_by[q][r])
+        hand.cap([min(cap, u) for u in unseen])
+        for s, c in (fixed or {}).get(q, {}).items():
+            hand.relabel(s, [None] * c + [c])
+        hand.compress()
+        hands.append(hand)
+    total, seat, ocean_counts = count_worlds(hands, unseen, primes)
+    return Counts(total, seat, ocean_counts)

@@ -1,0 +1,332 @@
+"""One hidden hand as a matrix product over ranks: the weight of every count vector at once.
+
+``G(x)`` is the number of ways (labelled cards, see :mod:`gofish_teach.probability.history`)
+that a seat's hidden history ends with it holding ``x[r]`` cards of each rank ``r``. It is
+stored as one small matrix per rank and count, ``G(x) = A[0][x0] @ A[1][x1] @ ... @ A[R-1][xR-1]``,
+every entry a residue modulo each of several primes (:mod:`.modular`).
+
+Every event about a seat touches one rank (a single site), except a hidden draw, which adds
+one card to *some* rank: ``G'(x) = sum over r of G(x - e_r)``. That doubles the inner
+dimensions, so after each draw :meth:`Hand.compress` removes the linearly dependent
+directions, exactly, by row reduction modulo each prime. The dimensions stay small (a few
+to a few dozen) because what a hand's history says is mostly about its size and a few ranks.
+
+>>> from gofish_teach.probability.modular import PRIMES
+>>> hand = Hand.dealt(3, allowed=[True, True], primes=PRIMES[:2])   # 3 cards over 2 ranks
+>>> [hand.weight([a, 3 - a]) for a in range(4)]                      # 3!/(a!(3-a)!)
+[1, 3, 3, 1]
+>>> hand.draw([True, True])                                         # one more card, unseen
+>>> [hand.weight([a, 4 - a]) for a in range(5)]
+[1, 4, 6, 4, 1]
+>>> hand.at_least_one(0); hand.compress(); hand.dims()   # x0 = 1..4 fixes x1: four directions
+[4]
+>>> [hand.weight([a, 4 - a]) for a in range(5)]
+[0, 4, 6, 4, 1]
+"""
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+from numba import njit
+
+from .modular import crt
+
+
+@njit(cache=True)
+def _inverse(a, p):
+    # Extended Euclid on integers: a * result == 1 (mod p), p prime and a not 0 mod p.
+    t, new_t, r, new_r = 0, 1, p, a
+    while new_r:
+        q = r // new_r
+        t, new_t = new_t, t - q * new_t
+        r, new_r = new_r, r - q * new_r
+    return t % p
+
+
+@njit(cache=True)
+def _column_basis(M, primes):
+    """For each prime k: M[k] == B[k] @ T[k] (mod p_k), B = the pivot columns of M[k].
+
+    Row reduction mod p: the nonzero rows of the reduced echelon form are T, the pivot columns
+    of the original are B. Ranks may differ between primes (rarely); both are zero-padded to
+    the largest rank, which keeps the identity exact for every prime.
+    """
+    P, n, m = M.shape
+    R = M.copy()
+    ranks = np.zeros(P, np.int64)
+    pivots = np.full((P, min(n, m)), -1, np.int64)
+    for k in range(P):
+        p = primes[k]
+        ip = np.int64(p)
+        r = 0
+        for j in range(m):
+            if r == n:
+                break
+            i = r
+            while i < n and R[k, i, j] == 0.0:
+                i += 1
+            if i == n:
+                continue
+            if i != r:
+                for c in range(m):
+                    R[k, i, c], R[k, r, c] = R[k, r, c], R[k, i, c]
+            inv = float(_inverse(np.int64(R[k, r, j]), ip))
+            for c in range(j, m):
+                R[k, r, c] = (R[k, r, c] * inv) % p
+            for i2 in range(n):
+                if i2 != r:
+                    f = R[k, i2, j]
+                    if f != 0.0:
+                        for c in range(j, m):
+                            R[k, i2, c] = (R[k, i2, c] - f * R[k, r, c]) % p
+            pivots[k, r] = j
+            r += 1
+        ranks[k] = r
+    rmax = 0
+    for k in range(P):
+        rmax = max(rmax, ranks[k])
+    B = np.zeros((P, n, rmax))
+    T = np.zeros((P, rmax, m))
+    for k in range(P):
+        for a in range(ranks[k]):
+            for i in range(n):
+                B[k, i, a] = M[k, i, pivots[k, a]]
+            for c in range(m):
+                T[k, a, c] = R[k, a, c]
+    return B, T
+
+
+class Hand:
+    """A seat's hidden hand: ``G(x)`` as a product of per-rank matrices, mod several primes.
+
+    ``tensors[r]`` has shape ``(P, d, Dl, Dr)``: prime, count of rank r (0 .. d-1), and the
+    inner indices on either side. The first left and last right dimensions are 1.
+    """
+
+    def __init__(self, tensors: list[np.ndarray], primes):
+        self.tensors = tensors
+        self.primes = tuple(primes)
+        self._p = np.array(self.primes, dtype=np.float64)
+        self._dirty = False  # drawn since the last compression
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def dealt(cls, n: int, allowed, primes) -> "Hand":
+        """``n`` unseen cards, each of any allowed rank: weight ``n! / prod(x!)`` (labelled cards)."""
+        P, R = len(primes), len(allowed)
+        tensors = []
+        for s, ok in enumerate(allowed):
+            d = min(n, 4) + 1 if ok else 1
+            left = 1 if s == 0 else n + 1
+            right = 1 if s == R - 1 else n + 1
+            A = np.zeros((P, d, left, right))
+            for c in range(left):
+                for x in range(d):
+                    c2 = c + x
+                    if s == R - 1:
+                        if c2 == n:
+                            A[:, x, c, 0] = comb(n - c, x)
+                    elif c2 <= n:
+                        A[:, x, c, c2] = comb(n - c, x)
+            tensors.append(A)
+        hand = cls(tensors, primes)
+        hand._reduce()
+        hand.compress()
+        return hand
+
+    @classmethod
+    def from_cases(cls, cases, caps, limit: int | None = None) -> "Hand":
+        """The same weights ``G(x)`` as a hand's :class:`~.pools.Cases`, as a compressed product.
+
+        Built left to right: the inner index before rank j stands for what the cases still
+        need from ranks j, j+1, ... (their known counts there, and the pooled cards left);
+        each step keeps only independent directions (``T`` maps those needs onto them), so
+        the many cases never make a big matrix. Raises ``OverflowError`` past ``limit``.
+        """
+        P, R = len(cases.primes), cases.R
+        p = np.array(cases.primes, dtype=np.float64)
+        known, m = cases.known_counts().tolist(), cases.pool_sizes().tolist()
+        pooled = [bool(cases.pool_mask >> s & 1) for s in range(R)]
+        index = {}
+        for c, (k, size) in enumerate(zip(known, m)):
+            index.setdefault((tuple(k), size), []).append(c)
+        needs = list(index)  # signatures before rank 0
+        T = np.zeros((P, 1, len(needs)))
+        for i, sig in enumerate(needs):
+            T[:, 0, i] = cases.weights[:, index[sig]].sum(axis=1) % p
+        tensors = []
+        for j in range(R):
+            nxt, moves = {}, []
+            for i, (tail, left) in enumerate(needs):
+                for y in range(min(left, 4) + 1 if pooled[j] else 1):
+                    x = tail[0] + y
+                    if x > caps[j] or (j == R - 1 and left - y):
+                        continue
+                    sig = (tail[1:], left - y)
+                    moves.append((i, x, nxt.setdefault(sig, len(nxt)), comb(left, y)))
+            d = max((x for _, x, _, _ in moves), default=0) + 1
+            M = np.zeros((P, d, T.shape[1], len(nxt)))
+            for i, x, k, w in moves:
+                M[:, x, :, k] += T[:, :, i] * w
+            M %= p[:, None, None, None]
+            r = T.shape[1]
+            B, T = _column_basis(np.ascontiguousarray(M.reshape(P, d * r, len(nxt))), p)
+            if limit is not None and B.shape[2] > limit:
+                raise OverflowError(f"inner dimension {B.shape[2]} past {limit}")
+            tensors.append(B.reshape(P, d, r, B.shape[2]))
+            needs = list(nxt)
+        tensors[-1] = (tensors[-1] @ T[:, None]) % p[:, None, None, None]  # the one way to end: nothing left
+        hand = cls(tensors, cases.primes)
+        hand.compress()
+        return hand
+
+    @classmethod
+    def empty(cls, n_ranks: int, primes) -> "Hand":
+        """No cards: weight 1 for the zero vector."""
+        P = len(primes)
+        return cls([np.ones((P, 1, 1, 1)) for _ in range(n_ranks)], primes)
+
+    # ------------------------------------------------------------------ reading
+    def dims(self) -> list[int]:
+        """The inner dimensions between consecutive ranks (the cost of this representation)."""
+        return [A.shape[3] for A in self.tensors[:-1]]
+
+    def max_count(self, rank: int) -> int:
+        return self.tensors[rank].shape[1] - 1
+
+    def weight(self, counts) -> int:
+        """``G(counts)`` as an integer (for tests and examples)."""
+        v = np.ones((len(self.primes), 1, 1))
+        for A, x in zip(self.tensors, counts):
+            if x >= A.shape[1]:
+                return 0
+            v = (v @ A[:, x]) % self._p[:, None, None]
+        return crt(v[:, 0, 0], self.primes)
+
+    # ------------------------------------------------------------------ events
+    def draw(self, allowed) -> None:
+        """One more unseen card, of some allowed rank: ``G'(x) = sum_r G(x - e_r)``.
+
+        The inner index gains a bit, "not yet placed" / "placed": the card is placed at exactly one rank.
+        """
+        R = len(self.tensors)
+        new = []
+        for s, (A, ok) in enumerate(zip(self.tensors, allowed)):
+            P, d, Dl, Dr = A.shape
+            B = np.zeros((P, d + 1, 2 * Dl, 2 * Dr))
+            B[:, :d, :Dl, :Dr] = A
+            B[:, :d, Dl:, Dr:] = A
+            if ok:
+                B[:, 1:, :Dl, Dr:] = A
+            if s == 0:
+                B = B[:, :, :Dl]
+            if s == R - 1:
+                B = B[:, :, :, Dr:]
+            new.append(B)
+        self.tensors = new
+
+    def relabel(self, rank: int, source) -> None:
+        """Rank ``rank`` now holds count ``x`` where it held ``source[x]`` (None: impossible)."""
+        A = self.tensors[rank]
+        B = np.zeros((A.shape[0], len(source)) + A.shape[2:])
+        for x, old in enumerate(source):
+            if old is not None and 0 <= old < A.shape[1]:
+                B[:, x] = A[:, old]
+        self.tensors[rank] = B
+
+    def none_of(self, rank: int) -> None:
+        """Holds no card of ``rank`` ("Go Fish!", or the rank is all in books)."""
+        self.relabel(rank, [0])
+
+    def at_least_one(self, rank: int) -> None:
+        """Holds a card of ``rank`` (it asked for that rank)."""
+        self.relabel(rank, [None] + list(range(1, self.max_count(rank) + 1)))
+
+    def give(self, rank: int, count: int) -> None:
+        """Held exactly ``count`` of ``rank`` and handed them all over."""
+        self.relabel(rank, [count])
+
+    def receive(self, rank: int, count: int) -> None:
+        """Shown ``count`` more cards of ``rank`` (a gift, or a lucky draw)."""
+        self.relabel(rank, [None] * count + list(range(self.max_count(rank) + 1)))
+
+    def book(self, rank: int, size: int) -> None:
+        """Laid ``size`` cards of ``rank`` down as a book."""
+        top = self.max_count(rank)
+        self.relabel(rank, list(range(size, top + 1)) or [None])
+
+    def cap(self, caps) -> None:
+        """At most ``caps[r]`` cards of each rank (no book is held; cards elsewhere cannot be here)."""
+        for s, c in enumerate(caps):
+            if self.max_count(s) > c:
+                self.relabel(s, list(range(c + 1)))
+
+    # ------------------------------------------------------------------ the operations of .history
+    def apply(self, op, book_size: int) -> None:
+        """Apply one operation of :mod:`.history`; compress once a draw has settled."""
+        name = op[0]
+        if name == "draw":
+            self.draw(op[1])
+            self._dirty = True
+        elif name == "cap":
+            self.cap(op[1])
+            if self._dirty:
+                self.compress()
+                self._dirty = False
+        elif name == "ask":
+            self.at_least_one(op[1])
+        elif name == "none":
+            self.none_of(op[1])
+        elif name == "give":
+            self.give(op[1], op[2])
+        elif name == "receive":
+            self.receive(op[1], op[2])
+        elif name == "book":
+            self.book(op[1], book_size)
+        else:
+            raise ValueError(f"unknown operation {op!r}")
+
+    def copy(self) -> "Hand":
+        return self.first_primes(len(self.primes))
+
+    def first_primes(self, n: int) -> "Hand":
+        """The same hand with only the first ``n`` primes (residues mod each prime are independent)."""
+        other = Hand([np.array(A[:n]) for A in self.tensors], self.primes[:n])
+        other._dirty = self._dirty
+        return other
+
+    # ------------------------------------------------------------------ exact compression
+    def _reduce(self) -> None:
+        """Residues in [0, p)."""
+        p = self._p[:, None, None, None]
+        self.tensors = [A % p for A in self.tensors]
+
+    def compress(self) -> None:
+        """Drop linearly dependent inner directions (exactly, mod each prime): left to right, then back."""
+        p3 = self._p[:, None, None]
+        t = self.tensors
+        R = len(t)
+        for s in range(R - 1):
+            P, d, Dl, Dr = t[s].shape
+            B, T = _column_basis(np.ascontiguousarray(t[s].reshape(P, d * Dl, Dr)), self._p)
+            r = B.shape[2]
+            t[s] = B.reshape(P, d, Dl, r)
+            nxt = t[s + 1]
+            _, d2, _, Dr2 = nxt.shape
+            flat = nxt.transpose(0, 2, 1, 3).reshape(P, Dr, d2 * Dr2)
+            t[s + 1] = ((T @ flat) % p3).reshape(P, r, d2, Dr2).transpose(0, 2, 1, 3)
+        for s in range(R - 1, 0, -1):
+            P, d, Dl, Dr = t[s].shape
+            flat = np.ascontiguousarray(t[s].transpose(0, 1, 3, 2).reshape(P, d * Dr, Dl))
+            B, T = _column_basis(flat, self._p)
+            r = B.shape[2]
+            t[s] = B.reshape(P, d, Dr, r).transpose(0, 1, 3, 2)
+            prev = t[s - 1]
+            _, d0, Dl0, _ = prev.shape
+            t[s - 1] = ((prev.reshape(P, d0 * Dl0, Dl) @ T.transpose(0, 2, 1)) % p3).reshape(P, d0, Dl0, r)
+        self.tensors = [np.ascontiguousarray(A) for A in t]
+
+    def is_zero(self) -> bool:
+        """True when no count vector has weight (the history is impossible)."""
+        return any(0 in A.shape for A in self.tensors)

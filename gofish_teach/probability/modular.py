@@ -1,0 +1,85 @@
+"""Exact integer arithmetic done fast: residues modulo several small primes, then the
+Chinese remainder theorem.
+
+The counts behind a posterior are integers of up to ~200 bits. Numpy cannot hold them, but
+it can hold their residues modulo primes below 2**21 in float64 *exactly*: a product of two
+residues is below 2**42, and a sum of up to 2**11 such products stays below 2**53, the
+float64 integer limit. So every contraction is an ordinary float64 matrix product
+followed by ``% p``, and the true integer comes back by CRT once enough primes are used
+(their product must exceed the largest integer we reconstruct).
+
+>>> x = 3 ** 100
+>>> crt([x % p for p in PRIMES[:8]], PRIMES[:8]) == x
+True
+>>> primes_for_bits(100) == PRIMES[:5]
+True
+"""
+from __future__ import annotations
+
+from math import lgamma, log, prod
+
+#: Longest sum of products a float64 contraction may take before reducing (2**53 / 2**42).
+MAX_SUM_TERMS = 2 ** 11
+
+
+def _is_prime(n: int) -> bool:
+    if n < 2:
+        return False
+    f = 2
+    while f * f <= n:
+        if n % f == 0:
+            return False
+        f += 1
+    return True
+
+
+def _primes_below(limit: int, count: int) -> tuple[int, ...]:
+    found, n = [], limit - 1
+    while len(found) < count:
+        if _is_prime(n):
+            found.append(n)
+        n -= 1
+    return tuple(found)
+
+
+#: The moduli, largest first: each below 2**21, so residues multiply exactly in float64.
+PRIMES: tuple[int, ...] = _primes_below(2 ** 21, 24)
+
+
+def primes_for_bits(bits: float) -> tuple[int, ...]:
+    """The fewest of :data:`PRIMES` whose product exceeds ``2**bits``."""
+    chosen, total = [], 0.0
+    for p in PRIMES:
+        chosen.append(p)
+        total += log(p, 2)
+        if total > bits:
+            return tuple(chosen)
+    raise ValueError(f"counts of {bits:.0f} bits are beyond the {len(PRIMES)} primes available")
+
+
+def crt(residues, primes) -> int:
+    """The integer in ``[0, prod(primes))`` with the given residues."""
+    modulus = prod(primes)
+    total = 0
+    for r, p in zip(residues, primes):
+        q = modulus // p
+        total += int(r) * q * pow(q, -1, p)
+    return total % modulus
+
+
+def falling(n: int, k: int) -> int:
+    """``n (n-1) ... (n-k+1)`` = ``n!/(n-k)!``: ordered picks of k from n (0 when k > n).
+
+    >>> falling(4, 2), falling(2, 3)
+    (12, 0)
+    """
+    out = 1
+    for i in range(k):
+        out *= n - i
+    return out
+
+
+def log2_multinomial(counts) -> float:
+    """log2 of ``sum(counts)! / prod(c!)``: how many ways to order a multiset."""
+    n = sum(counts)
+    return (lgamma(n + 1) - sum(lgamma(c + 1) for c in counts)) / log(2)

@@ -1,0 +1,363 @@
+"""Monte Carlo: sample worlds consistent with a view, for when the exact count is too big.
+
+:func:`sample_hands` (the fallback when the exact joint of several hands is too big) is
+blocked Gibbs sampling over the hidden hands. A hand's conditional distribution given the
+others is exact and cheap: it is that hand's own posterior (:mod:`.pools`, float weights)
+with the other hands' cards taken out of the unseen totals. Each sweep redraws every hand.
+
+:func:`estimate` (for histories the exact model does not follow: the teams endgame) is
+sequential importance sampling with resampling. Each sample is a whole hidden world — every
+other seat's hand and the ocean's make-up — followed through the view's events: a deal of
+the unseen cards at random, then every event either checks the sample (an ask says the asker
+holds the rank; "Go Fish!" says the target holds none; a gift says exactly how many; no book
+means no four of a kind) or moves cards (a hidden draw takes a card from the sample's ocean,
+among the ranks it may be, with the importance weight that restriction costs). Samples that
+contradict the view get weight 0; when few carry the weight, they are resampled.
+
+The estimate averages several independent runs, and their spread gives standard errors
+(``belief.stderr("p_holds", 1, "Q")``). It is flagged ``exact = False``.
+
+>>> from gofish_teach import Game, Rules
+>>> game = Game(Rules.preset("pond"), n_players=2, seed=3)
+>>> belief = estimate(game.view(0), samples=4000, seed=1)
+>>> belief.exact, round(belief.p_top("K"), 3)          # exact: 26104/306719 = 0.0851
+(False, 0.085)
+>>> belief.stderr("p_top", "K") < 0.001
+True
+"""
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+
+from ..cards import SUITS
+from ..events import Ask, Book, Deal, Draw, GameOver, GoFish, Give
+from .answers import Belief
+
+_DECK = len(SUITS)
+RUNS = 10
+
+
+def estimate(view, samples: int = 20_000, seed: int = 0, reason: str = "") -> Belief:
+    """A Monte Carlo :class:`Belief` from ``samples`` sampled worlds, in :data:`RUNS` independent runs."""
+    rng = np.random.default_rng(seed)
+    per_run = max(samples // RUNS, 50)
+    runs = [_run(view, per_run, rng) for _ in range(RUNS)]
+    return _average(view, [r for r in runs if r is not None], reason)
+
+
+def _average(view, runs, reason) -> Belief:
+    """The mean of independent runs' beliefs, keeping the runs for standard errors."""
+    if len(runs) < 2:
+        raise ValueError("Monte Carlo found almost no deal consistent with the view; try more samples")
+
+    def mean(dists):
+        keys = sorted(set().union(*dists))
+        return {c: sum(d.get(c, 0.0) for d in dists) / len(dists) for c in keys}
+
+    seats = {q: {r: mean([run.seats[q][r] for run in runs]) for r in view.ranks} for q in runs[0].seats}
+    ocean = {r: mean([run.ocean[r] for run in runs]) for r in view.ranks}
+    belief = Belief(view.ranks, seats, ocean, view.ocean_size, {view.player: view.counts}, exact=False, runs=runs)
+    belief.reason = reason
+    return belief
+
+
+def _sample(weights_by_rank, rng):
+    """One rank per sample, with probability proportional to ``weights_by_rank`` (N, R)."""
+    cum = np.cumsum(weights_by_rank, axis=1)
+    u = rng.random(len(cum)) * cum[:, -1]
+    return np.minimum((cum <= u[:, None]).sum(axis=1), weights_by_rank.shape[1] - 1)
+
+
+class _Worlds:
+    """N sampled worlds: hands (N, seats, ranks), ocean (N, ranks), weights (N,)."""
+
+    def __init__(self, view, n, rng):
+        self.rng, self.b, self.me = rng, view.rules.book_size, view.player
+        self.index = {r: i for i, r in enumerate(view.ranks)}
+        R, P = len(view.ranks), view.n_players
+        self.hands = np.zeros((n, P, R), dtype=np.int64)
+        self.ocean = np.full((n, R), _DECK, dtype=np.int64)
+        self.w = np.ones(n)
+
+    def take(self, q, count):
+        """Deal ``count`` cards from each world's ocean to seat q (no constraint)."""
+        rows = np.arange(len(self.w))
+        for _ in range(count):
+            t = _sample(self.ocean.astype(float), self.rng)
+            self.ocean[rows, t] -= 1
+            self.hands[rows, q, t] += 1
+
+    def shown(self, q, rank):
+        """Seat q takes a card of ``rank`` from the ocean, face up (its own draw, or a lucky one)."""
+        s = self.index[rank]
+        size = self.ocean.sum(axis=1)
+        self.w *= np.where(size > 0, self.ocean[:, s] / np.maximum(size, 1), 0)
+        self.ocean[:, s] = np.maximum(self.ocean[:, s] - 1, 0)
+        if q != self.me:
+            self.hands[:, q, s] += 1
+
+    def hidden_draw(self, q, excluded, books):
+        """Seat q draws an unseen card: not ``excluded``, and completing exactly the ``books`` that follow."""
+        b, held = self.b, self.hands[:, q]
+        ok = np.ones(held.shape, dtype=bool)
+        if excluded is not None:
+            ok[:, excluded] = False
+        if books:
+            target = np.zeros(held.shape[1], dtype=bool)
+            target[books[0]] = True
+            ok &= target[None, :] & (held == b - 1)
+        else:
+            ok &= held < b - 1
+        mass = np.where(ok, self.ocean, 0)
+        size = self.ocean.sum(axis=1)
+        total = mass.sum(axis=1)
+        self.w *= np.where(size > 0, total / np.maximum(size, 1), 0)
+        alive = total > 0
+        t = _sample(np.where(alive[:, None], mass, 1).astype(float), self.rng)
+        rows = np.arange(len(self.w))[alive]
+        self.ocean[rows, t[alive]] -= 1
+        self.hands[rows, q, t[alive]] += 1
+
+    def require(self, mask):
+        self.w *= mask
+
+    def resample(self):
+        """Systematic resampling when the weight sits on fewer than half the samples."""
+        w = self.w
+        total = w.sum()
+        if total <= 0:
+            return
+        w = self.w = w / (total / len(w))  # mean 1: no underflow over long games
+        if len(w) ** 2 / (w ** 2).sum() < 0.5 * len(w):
+            positions = (self.rng.random() + np.arange(len(w))) / len(w)
+            idx = np.minimum(np.searchsorted(np.cumsum(w) / len(w), positions), len(w) - 1)
+            self.hands, self.ocean = self.hands[idx], self.ocean[idx]
+            self.w = np.ones(len(w))
+
+
+def _can_ask(worlds, view):
+    """Per world: could some ask still succeed (the teams stalemate check)?"""
+    hands = worlds.hands.copy()
+    for r, c in view.counts.items():
+        hands[:, view.player, worlds.index[r]] = c
+    rules, n = view.rules, view.n_players
+    out = np.zeros(len(worlds.w), dtype=bool)
+    for p in range(n):
+        for q in range(n):
+            if q == p or q == rules.partner(p, n):
+                continue
+            if rules.bluff:
+                out |= (hands[:, p].sum(axis=1) > 0) & (hands[:, q].sum(axis=1) > 0)
+            else:
+                out |= ((hands[:, p] > 0) & (hands[:, q] > 0)).any(axis=1)
+    return out
+
+
+def _run(view, n, rng):
+    """One run: a Belief of float distributions, or None when every sample died."""
+    me, rules, b = view.player, view.rules, view.rules.book_size
+    worlds = _Worlds(view, n, rng)
+    index = worlds.index
+    events = view.events
+    mine_dealt = next(e for e in events if isinstance(e, Deal) and e.player == me)
+    for card in mine_dealt.cards:
+        worlds.ocean[:, index[card.rank]] -= 1
+    for e in events:
+        if isinstance(e, Deal) and e.player != me:
+            worlds.take(e.player, e.count)
+    unsettled, last_ask, ocean_left = set(), None, view.rules.deck_size
+    for k, e in enumerate(events):
+        kind = type(e)
+        if kind is not Deal and kind is not Book and unsettled:
+            for q in unsettled:
+                worlds.require((worlds.hands[:, q] < b).all(axis=1))
+            unsettled.clear()
+        if kind is Deal:
+            ocean_left -= e.count
+            if e.player != me:
+                unsettled.add(e.player)
+        elif kind is Ask:
+            if rules.teams and ocean_left == 0 and rules.end != "ocean_empty":
+                worlds.require(_can_ask(worlds, view))
+            last_ask = e
+            if e.player != me and not rules.bluff:
+                worlds.require(worlds.hands[:, e.player, index[e.rank]] >= 1)
+        elif kind is GoFish and e.player != me:
+            worlds.require(worlds.hands[:, e.player, index[e.rank]] == 0)
+        elif kind is Give:
+            s = index[e.rank]
+            if e.player != me:
+                worlds.require(worlds.hands[:, e.player, s] == e.count)
+                worlds.hands[:, e.player, s] = 0
+            if e.to != me:
+                worlds.hands[:, e.to, s] += e.count
+                unsettled.add(e.to)
+        elif kind is Draw:
+            ocean_left -= e.count
+            if e.cards is not None:
+                for card in e.cards:
+                    worlds.shown(e.player, card.rank)
+            elif e.count > 1:
+                worlds.take(e.player, e.count)
+            else:
+                excluded = index[last_ask.rank] if e.source == "fish" and last_ask is not None and last_ask.player == e.player else None
+                books = []
+                for later in events[k + 1:]:
+                    if type(later) is not Book or later.player != e.player:
+                        break
+                    books.append(index[later.rank])
+                worlds.hidden_draw(e.player, excluded, books)
+            if e.player != me:
+                unsettled.add(e.player)
+        elif kind is Book and e.player != me:
+            s = index[e.rank]
+            worlds.require(worlds.hands[:, e.player, s] >= b)
+            worlds.hands[:, e.player, s] -= b
+        elif kind is GameOver and rules.teams and "ask can succeed" in e.reason:
+            worlds.require(~_can_ask(worlds, view))
+        worlds.resample()
+    for q in unsettled:
+        worlds.require((worlds.hands[:, q] < b).all(axis=1))
+    w = worlds.w
+    if w.sum() <= 0:
+        return None
+    w = w / w.sum()
+    seats = {}
+    for q in range(view.n_players):
+        if q == me:
+            continue
+        seats[q] = {r: _distribution(worlds.hands[:, q, s], w) for r, s in index.items()}
+    ocean = {r: _distribution(worlds.ocean[:, s], w) for r, s in index.items()}
+    return Belief(view.ranks, seats, ocean, view.ocean_size, {me: view.counts}, exact=False)
+
+
+def _distribution(values, w):
+    live = w > 0  # a dead sample's hand may have gone below zero: it does not count
+    counts = np.bincount(values[live], weights=w[live], minlength=5)
+    return {c: float(p) for c, p in enumerate(counts) if p > 0}
+
+
+# ---------------------------------------------------------------------- Gibbs over hands
+_FALLING = np.array([[float(np.prod(np.arange(u, u - x, -1))) if x <= u else 0.0 for x in range(8)]
+                     for u in range(5)])  # u!/(u-x)!: the ocean's share of x cards when u are unseen
+
+
+class _HandSampler:
+    """Draw one hand's counts from its exact posterior as if it were the only hidden hand, with
+    the unseen totals given per chain: ``G(x) * prod_r u_r!/(u_r - x_r)!`` (cases, float weights).
+
+    With the other hands' cards taken out of the unseen totals, that is exactly this hand's
+    conditional distribution given the others: one step of blocked Gibbs sampling.
+    """
+
+    def __init__(self, cases, cap):
+        self.cap = cap
+        self.known = cases.known_counts()
+        self.m = cases.pool_sizes()
+        self.w = cases.weights[0]
+        self.pooled = [s for s in range(cases.R) if cases.pool_mask >> s & 1]
+        self.resolved = [s for s in range(cases.R) if s not in self.pooled]
+        keys = list(zip(self.m.tolist(), *(self.known[:, s].tolist() for s in self.pooled)))
+        self.groups = {}
+        for i, key in enumerate(keys):
+            self.groups.setdefault(key, []).append(i)
+        self.groups = {k: np.array(v) for k, v in self.groups.items()}
+        self.binom = np.array([[comb(a, y) for y in range(8)] for a in range(64)], dtype=float)
+
+    def draw(self, unseen, rng):
+        """One hand per chain; ``unseen`` is (C, R). Returns (C, R) counts, and a (C,) mask of chains with a hand."""
+        C, R = unseen.shape
+        f = _FALLING[np.clip(unseen, 0, 4)]  # (C, R, 8)
+        f[:, :, self.cap + 1:] = 0
+        base = np.broadcast_to(self.w, (C, len(self.w))).copy()
+        for s in self.resolved:
+            base *= f[:, s, self.known[:, s]]
+        mass = np.zeros_like(base)
+        back = {}
+        for key, rows in self.groups.items():
+            size, kA = key[0], key[1:]
+            B = np.zeros((C, len(self.pooled) + 1, size + 1))
+            B[:, -1, 0] = 1
+            for i in range(len(self.pooled) - 1, -1, -1):
+                s, k = self.pooled[i], kA[i]
+                for y in range(min(size, 7 - k) + 1):
+                    B[:, i, y:] += self.binom[y:size + 1, y] * f[:, s, k + y, None] * B[:, i + 1, :size + 1 - y]
+            back[key] = B
+            mass[:, rows] = base[:, rows] * B[:, 0, size][:, None]
+        total = mass.sum(axis=1)
+        ok = total > 0
+        cum = np.cumsum(mass, axis=1)
+        u = rng.random(C) * total
+        chosen = np.minimum((cum <= u[:, None]).sum(axis=1), mass.shape[1] - 1)
+        hands = self.known[chosen].copy()
+        keys = {}
+        for c, n in enumerate(chosen):
+            keys.setdefault((self.m[n],) + tuple(self.known[n, s] for s in self.pooled), []).append(c)
+        for key, chains in keys.items():
+            chains = np.array(chains)
+            B, kA = back[key][chains], key[1:]
+            left = np.full(len(chains), key[0])
+            for i, s in enumerate(self.pooled):
+                k = kA[i]
+                ys = np.arange(min(key[0], 7 - k) + 1)
+                after = np.where(ys[None] <= left[:, None], left[:, None] - ys[None], 0)
+                w = (self.binom[left[:, None], ys[None]] * f[chains][:, s, k + ys]
+                     * np.take_along_axis(B[:, i + 1], after, axis=1) * (ys[None] <= left[:, None]))
+                u = rng.random(len(chains)) * w.sum(axis=1)
+                y = np.minimum((np.cumsum(w, axis=1) <= u[:, None]).sum(axis=1), len(ys) - 1)
+                hands[chains, s] += y
+                left = left - y
+        return hands, ok
+
+
+def sample_hands(view, story, samples: int = 20_000, seed: int = 0, reason: str = "",
+                 chains: int = 40, burn: int = 30) -> Belief:
+    """Blocked Gibbs sampling of every hidden hand at once; ``samples`` hand-sets after burn-in.
+
+    Each sweep redraws every hand from its exact conditional given the others. Chains start
+    from hands drawn one after another (each given the ones before), and the spread between
+    groups of chains gives the standard errors.
+    """
+    from .exact import hand_cases
+
+    rng = np.random.default_rng(seed)
+    R, b = len(view.ranks), view.rules.book_size
+    unseen = np.array(story.unseen)
+    samplers = [_HandSampler(hand_cases(story, q, R, b), b - 1) for q in story.seats]
+    k = len(samplers)
+    hands = np.zeros((chains, k, R), dtype=np.int64)
+    alive = np.zeros(chains, dtype=bool)
+    for _ in range(50):  # start every chain from a consistent deal
+        todo = ~alive
+        if not todo.any():
+            break
+        fresh = np.zeros((todo.sum(), k, R), dtype=np.int64)
+        ok = np.ones(todo.sum(), dtype=bool)
+        for q, sampler in enumerate(samplers):
+            h, good = sampler.draw(unseen[None] - fresh.sum(axis=1), rng)
+            fresh[:, q], ok = h, ok & good
+        hands[todo] = fresh
+        alive[todo] = ok
+    if not alive.any():
+        raise ValueError("Monte Carlo found no consistent deal of the unseen cards")
+    hands[~alive] = hands[np.flatnonzero(alive)[np.arange((~alive).sum()) % alive.sum()]]
+    sweeps = max(samples // chains, 10)
+    record = np.zeros((sweeps, chains, k, R), dtype=np.int64)
+    for t in range(burn + sweeps):
+        for q, sampler in enumerate(samplers):
+            others = hands.sum(axis=1) - hands[:, q]
+            h, good = sampler.draw(unseen[None] - others, rng)
+            hands[good, q] = h[good]
+        if t >= burn:
+            record[t - burn] = hands
+    runs = []
+    for part in np.array_split(np.arange(chains), RUNS):
+        got = record[:, part].reshape(-1, k, R)
+        w = np.full(len(got), 1.0 / len(got))
+        seats = {q: {r: _distribution(got[:, i, s], w) for s, r in enumerate(view.ranks)}
+                 for i, q in enumerate(story.seats)}
+        sea = {r: _distribution(unseen[s] - got[:, :, s].sum(axis=1), w) for s, r in enumerate(view.ranks)}
+        runs.append(Belief(view.ranks, seats, sea, view.ocean_size, {view.player: view.counts}, exact=False))
+    return _average(view, runs, reason)

@@ -1,0 +1,141 @@
+"""Level 1, stated facts: the textbook answers where the facts are a textbook case, clear errors
+otherwise, and the same answers as the live posterior right after the deal."""
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+import pytest
+from scipy.stats import hypergeom, multivariate_hypergeom
+
+from gofish_teach import Game, Rules
+from gofish_teach.probability import Facts, posterior
+
+
+def close(exact: Fraction, value: float) -> bool:
+    return float(exact) == pytest.approx(float(value), rel=1e-12, abs=1e-15)
+
+
+@pytest.mark.parametrize("hand, size", [("7 7 Q K", 5), ("A 2 3", 7), ("K", 3), ("9 9 9 J J", 6)])
+def test_one_opponent_is_hypergeometric(hand, size):
+    facts = Facts(hand=hand, hand_sizes={1: size}, books_laid=False)
+    held = Facts(hand=hand, hand_sizes={1: size})  # books laid: the same while no hand can hold a book
+    N = 52 - len(hand.split())
+    for rank in ("7", "Q", "9", "A", "2"):
+        K = 4 - hand.split().count(rank)
+        for k in range(0, 5):
+            assert close(facts.count_distribution(1, rank).get(k, Fraction(0)), hypergeom.pmf(k, N, K, size))
+            assert close(facts.p_holds(1, rank, at_least=k), hypergeom.sf(k - 1, N, K, size))
+        # the ocean holds the rest: P(top card) = its share, exactly K/N
+        assert facts.p_top(rank) == Fraction(K, N)
+        assert facts.expected_count(1, rank) == Fraction(K * size, N)
+        if size < 4:  # no rank can be a whole book in the hand
+            assert held.count_distribution(1, rank) == facts.count_distribution(1, rank)
+
+
+def test_exact_fractions_are_the_counting_ones():
+    facts = Facts(hand="7 7 Q K", hand_sizes={1: 5}, books_laid=False)
+    assert facts.p_holds(1, "7") == 1 - Fraction(comb(46, 5), comb(48, 5))
+    assert facts.p_holds(1, "A", at_least=2) == 1 - Fraction(comb(44, 5) + 4 * comb(44, 4), comb(48, 5))
+
+
+def test_a_hand_is_multivariate_hypergeometric():
+    facts = Facts(hand="7 Q Q K", hand_sizes={1: 6, 2: 6}, books_laid=False)
+    m = [3, 2, 43]  # unseen 7s, Queens, and the rest
+    for sevens in range(4):
+        for queens in range(3):
+            want = multivariate_hypergeom.pmf([sevens, queens, 6 - sevens - queens], m=m, n=6)
+            assert close(facts.p_hand(2, {"7": sevens, "Q": queens}), want)
+
+
+def test_several_opponents_each_see_the_same_hypergeometric():
+    facts = Facts(hand="5 5 J", hand_sizes={1: 5, 2: 4, 3: 2}, books_laid=False)
+    for seat, size in ((1, 5), (2, 4), (3, 2)):
+        for k in range(3):
+            assert close(facts.count_distribution(seat, "5").get(k, Fraction(0)), hypergeom.pmf(k, 49, 2, size))
+    assert facts.ocean_size == 52 - 3 - 11
+
+
+def test_known_cards_and_lacks_are_facts():
+    facts = Facts(hand="7 Q", hand_sizes={1: 4, 2: 4}, known={1: ["7", "7"]}, lacks={2: ["Q"]}, books_laid=False)
+    # seat 1's two open slots and seat 2's four, and the ocean, share the other unseen cards
+    assert facts.p_holds(1, "7", at_least=2) == 1
+    assert facts.count_distribution(2, "Q") == {0: 1}
+    # 48 free cards in 48 places: seat 1's 2 open slots, seat 2's 4, the ocean's 42. The 3 Queens
+    # are uniformly among the 44 places outside seat 2; then the last 7 among the 45 left.
+    assert facts.expected_count("ocean", "Q") == 3 * Fraction(42, 44)
+    assert facts.expected_count(1, "7") == 2 + (2 - Fraction(3 * 2, 44)) / 45
+
+
+def test_books_laid_rules_out_a_held_book():
+    facts = Facts(hand="2", hand_sizes={1: 5})  # four Aces unseen
+    assert facts.p_holds(1, "A", at_least=4) == 0
+    assert Facts(hand="2", hand_sizes={1: 5}, books_laid=False).p_holds(1, "A", at_least=4) > 0
+
+
+@pytest.mark.parametrize("preset", ["family", "pond", "bicycle", "classic"])
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+def test_the_posterior_right_after_the_deal_is_the_stated_facts(preset, n_players):
+    rules = Rules.preset(preset)
+    for seed in range(3):
+        game = Game(rules, n_players, seed=seed)
+        if any(type(e).__name__ == "Draw" for e in game.events):
+            continue  # someone's hand emptied at once: more than a deal has happened
+        for p in range(n_players):
+            view = game.view(p)
+            post = posterior(view, fallback=False)
+            facts = Facts(hand=view.hand, hand_sizes={q: view.hand_sizes[q] for q in range(n_players) if q != p},
+                          books=[r for books in view.books for r in books], rules=rules, me=p)
+            for q in list(post.seats) + ["ocean"]:
+                for r in rules.ranks:
+                    assert post.count_distribution(q, r) == facts.count_distribution(q, r)
+
+
+def test_small_deck_and_pairs():
+    facts = Facts(hand="A 2", hand_sizes={1: 3}, n_ranks=3, book_size=2)
+    # pairs: nobody holds two of a rank; 2 Aces, 2 Twos, 4 Threes unseen... but at most one each
+    for r in ("A", "2", "3"):
+        assert set(facts.count_distribution(1, r)) <= {0, 1}
+    assert sum(facts.expected_count(1, r) for r in ("A", "2", "3")) == 3
+
+
+@pytest.mark.parametrize("kwargs, field", [
+    ({"hand": "7 X", "hand_sizes": {1: 5}}, "hand"),
+    ({"hand": "7 7 7 7", "hand_sizes": {1: 5}}, "hand"),
+    ({"hand": "7", "hand_sizes": {1: -1}}, "hand_sizes"),
+    ({"hand": "7", "hand_sizes": {0: 5}}, "hand_sizes"),
+    ({"hand": "7", "hand_sizes": {1: 60}}, "hand_sizes"),
+    ({"hand": "7", "hand_sizes": {1: 5}, "known": {2: ["Q"]}}, "known"),
+    ({"hand": "7", "hand_sizes": {1: 1}, "known": {1: ["Q", "K"]}}, "known[1]"),
+    ({"hand": "7 7", "hand_sizes": {1: 5}, "known": {1: ["7", "7", "7"]}}, "known"),
+    ({"hand": "7", "hand_sizes": {1: 5}, "known": {1: ["Q"]}, "lacks": {1: ["Q"]}}, "lacks[1]"),
+    ({"hand": "7", "hand_sizes": {1: 5}, "lacks": {1: ["Z"]}}, "lacks[1]"),
+    ({"hand": "7", "hand_sizes": {1: 5}, "ocean": 10}, "ocean"),
+    ({"hand": "7", "hand_sizes": {1: 5}, "books": ["7"]}, "books"),
+    ({"hand": "A", "hand_sizes": {1: 5}, "n_ranks": 3, "known": {1: ["K"]}}, "known[1]"),
+])
+def test_bad_facts_name_the_field(kwargs, field):
+    with pytest.raises(ValueError, match=r"^" + field.replace("[", r"\[").replace("]", r"\]")):
+        Facts(**kwargs)
+
+
+def test_bad_questions_name_the_field():
+    facts = Facts(hand="7 Q", hand_sizes={1: 5})
+    with pytest.raises(ValueError, match="rank"):
+        facts.p_holds(1, "Z")
+    with pytest.raises(ValueError, match="player"):
+        facts.p_holds(7, "Q")
+    with pytest.raises(ValueError, match="at_least"):
+        facts.p_holds(1, "Q", at_least=-1)
+    with pytest.raises(ValueError, match="player"):
+        facts.p_hand(0, {"Q": 1})
+    with pytest.raises(ValueError, match="counts"):
+        facts.p_hand(1, {"Q": 1.5})
+    assert facts.p_holds(0, "Q") == 1 and facts.count_distribution(0, "7") == {1: 1}
+
+
+def test_contradictory_facts_are_an_error():
+    # three Aces in hand and the 2s booked: seat 1's two cards can only be the last Ace or 3s, and it lacks 3s
+    with pytest.raises(ValueError, match="contradict"):
+        Facts(hand="A A A", hand_sizes={1: 2}, lacks={1: ["3"]}, n_ranks=3, books=["2"])
