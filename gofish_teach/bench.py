@@ -132,16 +132,16 @@ def bench_probability(quick: bool) -> list[str]:
             game, rng = Game(Rules.preset(name), n, seed=seed), np.random.default_rng(seed)
             while not game.is_over:
                 view = game.view(game.current_player)
-                if len(warm) % 10 == 0:
-                    exact._MEMO.clear()
-                    start = time.perf_counter()
-                    posterior(view, samples=2000).table()
-                    cold.append(time.perf_counter() - start)
                 start = time.perf_counter()
                 post = posterior(view, samples=2000)
                 post.table()
                 warm.append(time.perf_counter() - start)
                 exact_points += post.exact
+                if len(warm) % 10 == 1:
+                    exact._MEMO.clear()
+                    start = time.perf_counter()
+                    posterior(view, samples=2000).table()
+                    cold.append(time.perf_counter() - start)
                 game.ask(*_random_ask(view, rng))
         w, c = np.array(warm) * 1e3, np.array(cold) * 1e3
         lines.append(f"  {name} {n} players: median {np.median(w):6.1f} ms, p99 {np.percentile(w, 99):7.1f} ms, "
