@@ -191,6 +191,13 @@ def greedy(view, rng) -> tuple:
     lowest rank, then lowest seat). It makes no random choices.
 
     Not defined for specific-card rules (the posterior is about ranks, not single cards).
+
+    >>> from gofish_teach import Game, Rules
+    >>> view = Game(Rules.preset("pond"), 3, seed=1).view(0)
+    >>> view.counts
+    {'4': 1, '6': 1, '7': 2, '10': 1}
+    >>> greedy(view, None)   # three 4s, 6s or 10s are unseen but only two 7s; ties: lowest rank, seat
+    (1, '4')
     """
     from .probability import posterior  # lazy: the probability module is heavier to import
 

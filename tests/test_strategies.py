@@ -6,7 +6,6 @@ in rank order; each script of asks is followed by the events it must produce.
 """
 from __future__ import annotations
 
-import importlib.util
 from collections import Counter
 
 import numpy as np
@@ -15,8 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gofish_teach import Game, IllegalMove, Rules, View
-from gofish_teach.strategies import (STRATEGIES, get_strategy, known_holdings, memory, most_held, pick, play_out,
-                                     random, strategy_name)
+from gofish_teach.probability import posterior
+from gofish_teach.strategies import (STRATEGIES, get_strategy, greedy, known_holdings, memory, most_held, pick,
+                                     play_out, random, strategy_name)
 
 POND = Rules.preset("pond")
 
@@ -260,8 +260,6 @@ def test_without_bluffing_known_ranks_are_really_held():
 
 
 # --------------------------------------------------------------------------- every strategy, every preset
-HAS_PROBABILITY = importlib.util.find_spec("gofish_teach.probability") is not None
-BUILT_IN = ["random", "memory", "most_held"] + (["greedy"] if HAS_PROBABILITY else [])
 # Teams only with classic rules: under the others, partners can end up holding the rest of
 # the ranks memory and most_held keep asking for, and the game never ends (see test_fast.py).
 RULE_SETS = [Rules.preset(p) for p in ("family", "pond", "bicycle", "classic")] + [
@@ -295,3 +293,66 @@ def test_strategies_see_only_a_view_and_always_ask_legally(rules, n_players, see
     play_out(game, [watched(name) for name in lineup[:n_players]], np.random.default_rng(seed))
     assert game.is_over and len(seen) == game.n_asks
 
+
+
+# --------------------------------------------------------------------------- greedy
+def greedy_by_definition(view) -> tuple:
+    """The ask greedy must make, straight from its definition: a key per legal ask, best first."""
+    post = posterior(view)
+    return min(view.legal_asks(), key=lambda ask: (-post.p_holds(ask[0], ask[1], at_least=1),
+                                                   -post.expected_count(ask[0], ask[1]),
+                                                   view.ranks.index(ask[1]), ask[0]))
+
+
+def test_greedy_asks_an_opponent_certain_to_hold_the_rank():
+    view = four_players([[(3, "A"), (3, "2"), (3, "2"), (1, "8")]])  # seats 1 and 2 ask for 2s
+    post = posterior(view)
+    assert post.p_holds(1, "2") == post.p_holds(2, "2") == 1
+    # Seat 1 also said "Go Fish!" to 8s, so its unknown cards more likely hold the last 2.
+    assert post.expected_count(1, "2") > post.expected_count(2, "2")
+    rng = CountingRng()
+    assert greedy(view, rng) == (1, "2") and rng.calls == 0
+    view = four_players([[(3, "A"), (3, "2"), (3, "2"), (2, "8")]])  # now seat 2 said it to 8s
+    assert greedy(view, None) == (2, "2")
+
+
+def test_greedy_prefers_ranks_with_more_unseen_cards_then_the_lowest_rank_and_seat():
+    view = Game(POND, 3, seed=1).view(0)
+    assert view.counts == {"4": 1, "6": 1, "7": 2, "10": 1}
+    post = posterior(view)
+    p = {(q, r): post.p_holds(q, r) for q in (1, 2) for r in view.counts}
+    assert len({p[q, r] for q in (1, 2) for r in ("4", "6", "10")}) == 1  # nothing known: all alike
+    assert post.expected_count(1, "4") == post.expected_count(2, "4")
+    assert p[1, "4"] > p[1, "7"]  # three 4s are unseen, only two 7s
+    assert greedy(view, None) == (1, "4")
+
+
+def test_greedy_follows_its_definition_through_whole_games():
+    for seed, (rules, n) in enumerate([(POND.replace(n_ranks=5, hand_size=3), 3), (POND, 2),
+                                       (Rules.preset("bicycle").replace(n_ranks=6), 3),
+                                       (Rules.preset("classic").replace(n_ranks=5, hand_size=2, teams=True), 4)]):
+        game = Game(rules, n, seed=seed)
+
+        def checked(view, rng):
+            move = greedy(view, rng)
+            assert move == greedy_by_definition(view)
+            return move
+
+        play_out(game, [checked, "memory", "random", "greedy"][:n], np.random.default_rng(seed))
+        assert game.is_over
+
+
+def test_greedy_is_not_defined_for_specific_card_rules():
+    view = Game(POND.replace(specific_card=True), 2, seed=0).view(0)
+    with pytest.raises(ValueError, match="strategy 'greedy' is not defined for specific_card rules"):
+        greedy(view, None)
+
+
+@settings(max_examples=15, deadline=None)
+@given(rules=st.sampled_from([r for r in RULE_SETS if not r.specific_card and not r.teams]),
+       n_players=st.integers(2, 3), seed=st.integers(0, 2**32), seat=st.integers(0, 2))
+def test_greedy_always_asks_legally(rules, n_players, seed, seat):
+    lineup = ["random"] * n_players
+    lineup[seat % n_players] = "greedy"
+    game = play_out(Game(rules, n_players, seed=seed), lineup, np.random.default_rng(seed))  # play_out checks
+    assert game.is_over
