@@ -36,15 +36,18 @@ from ..events import Ask, Book, Deal, Draw, GameOver, GoFish, Give
 from .answers import Belief
 
 _DECK = len(SUITS)
-RUNS = 10
+RUNS = 25  # independent runs an estimate averages; their spread gives its standard error
 
 
 def estimate(view, samples: int = 20_000, seed: int = 0, reason: str = "") -> Belief:
     """A Monte Carlo :class:`Belief` from ``samples`` sampled worlds, in :data:`RUNS` independent runs."""
     rng = np.random.default_rng(seed)
-    per_run = max(samples // RUNS, 50)
-    runs = [_run(view, per_run, rng) for _ in range(RUNS)]
-    return _average(view, [r for r in runs if r is not None], reason)
+    for per_run in (max(samples // RUNS, 50), 4 * max(samples // RUNS, 50)):  # a second try, larger
+        runs = [r for r in (_run(view, per_run, rng) for _ in range(RUNS)) if r is not None]
+        if len(runs) >= RUNS // 2:
+            return _average(view, runs, reason)
+    raise ValueError(f"Monte Carlo found too few deals consistent with the view ({reason}); "
+                     "the history is too long for sequential sampling")
 
 
 def _average(view, runs, reason) -> Belief:

@@ -1,0 +1,79 @@
+"""Monte Carlo on full decks agrees with the exact posterior within 4 standard errors, and the
+fallbacks are flagged as estimates."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gofish_teach import Game, Rules
+from gofish_teach.bench import _random_ask
+from gofish_teach.probability import NotExact, exact, posterior
+from gofish_teach.probability.history import read
+from gofish_teach.probability.montecarlo import estimate, sample_hands
+
+
+def positions(preset: str, n_players: int, seed: int, every: int, until: int):
+    """Views at every ``every``-th decision point of a seeded random game, up to ``until`` asks."""
+    game, rng = Game(Rules.preset(preset), n_players, seed=seed), np.random.default_rng(seed)
+    while not game.is_over and game.n_asks <= until:
+        view = game.view(game.current_player)
+        if game.n_asks % every == 0:
+            yield view
+        game.ask(*_random_ask(view, rng))
+
+
+def assert_agrees(post, mc, view):
+    """Every hidden seat x rank's P(holds), and the ocean's top card: within 4 standard errors."""
+    checked = 0
+    questions = [("p_holds", q, r) for q in post.seats for r in view.ranks]
+    if view.ocean_size:
+        questions += [("p_top", r) for r in view.ranks]
+    for name, *args in questions:
+        want = float(getattr(post, name)(*args))
+        got, se = getattr(mc, name)(*args), mc.stderr(name, *args)
+        assert abs(got - want) <= 4 * se + 1e-9, f"{name}{tuple(args)}: exact {want:.4f}, Monte Carlo {got:.4f} +- {se:.4f}"
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("preset, n_players, seed", [("family", 2, 1), ("pond", 2, 2), ("classic", 2, 6), ("bicycle", 2, 3)])
+def test_sequential_sampling_agrees_with_exact(preset, n_players, seed):
+    """Whole worlds sampled event by event, independent of the exact code. (With one hidden
+    hand the dealt hands it draws at the start stay varied enough; with more they run out.)"""
+    for view in positions(preset, n_players, seed, every=7, until=21):
+        post = posterior(view, fallback=False)
+        assert_agrees(post, estimate(view, samples=100_000, seed=seed), view)
+
+
+@pytest.mark.parametrize("preset, n_players, seed", [("pond", 4, 2), ("pond", 4, 4), ("bicycle", 3, 3)])
+def test_gibbs_over_hands_agrees_with_exact(preset, n_players, seed):
+    """Several hidden hands joined through the ocean, against a sampler that never joins them exactly."""
+    checked = 0
+    for view in positions(preset, n_players, seed, every=9, until=40):
+        try:
+            post = posterior(view, fallback=False)
+        except NotExact:
+            continue  # beyond the exact limits: nothing to compare with
+        checked += assert_agrees(post, sample_hands(view, read(view), samples=8000, seed=1), view)
+    assert checked
+
+
+def test_a_position_too_big_for_the_limits_is_a_flagged_estimate(monkeypatch):
+    view = next(positions("classic", 3, 7, every=12, until=12))
+    monkeypatch.setitem(exact.LIMITS, "joint", 1)  # nothing fits
+    post = posterior(view, samples=4000)
+    assert post.exact is False and "states at one rank" in post.reason
+    assert 0 < post.stderr("p_holds", 1, view.ranks[0]) < 0.05
+    with pytest.raises(NotExact, match="states at one rank"):
+        posterior(view, fallback=False)
+
+
+def test_the_teams_endgame_is_sampled():
+    rng = np.random.default_rng(5)
+    game = Game(Rules.preset("pond").replace(n_ranks=4, hand_size=2, teams=True), 4, seed=11)
+    while not game.is_over and game.ocean_size:
+        game.ask(*_random_ask(game.view(game.current_player), rng))
+    post = posterior(game.view(game.current_player), samples=4000)
+    assert post.exact is False
+    for q in post.seats:
+        assert sum(post.expected_count(q, r) for r in game.ranks) == pytest.approx(game.hand_sizes[q])
