@@ -138,7 +138,7 @@ def bench_probability(quick: bool) -> list[str]:
                 warm.append(time.perf_counter() - start)
                 exact_points += post.exact
                 if len(warm) % 10 == 1:
-                    exact._MEMO.clear()
+                    exact.forget()
                     start = time.perf_counter()
                     posterior(view, samples=2000).table()
                     cold.append(time.perf_counter() - start)

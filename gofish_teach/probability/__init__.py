@@ -37,7 +37,7 @@ from .history import NotExact, read
 __all__ = ["posterior", "Facts", "Belief", "Table", "OCEAN", "NotExact", "Fraction"]
 
 
-def posterior(view, *, fallback: bool = True, samples: int = 20_000, seed: int = 0) -> Belief:
+def posterior(view, *, fallback: bool = True, samples: int = 4_000, seed: int = 0) -> Belief:
     """What ``view.player`` can say about every hidden hand and the ocean, from its view alone.
 
     Exact (fractions) whenever the computation fits :data:`.exact.LIMITS`; otherwise, or in

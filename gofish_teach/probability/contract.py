@@ -8,7 +8,7 @@ ocean is a different deck), which up to a constant is ``prod_r unseen[r]! / o[r]
 Each hand is a product of per-rank matrices (:class:`~.hands.Hand`), so the sum over all
 worlds is a product of per-rank steps too: sweep the ranks left to right carrying one
 index per hand (an "environment"), and right to left likewise; the counts at one rank are
-then its step between the two environments, with one hand's count kept apart. Within a
+then its step between the two environments, with every hand's count kept apart. Within a
 rank, the hands are taken one at a time, carrying how many cards of the rank they hold so
 far (never more than there are), since the ocean's share depends on that sum. Everything is
 done modulo each prime (:mod:`.modular`) and put together by CRT at the end.
@@ -22,64 +22,104 @@ from .modular import crt, falling
 
 
 @njit(cache=True)
-def _seat_step(X, A, pre, post, opened, smax, primes):
-    """Take one hand into a partial step.
+def _middle(src, M, pre, post, dst):
+    """``dst += src`` with its middle index contracted with ``M``: src is (pre, Din, post) flat,
+    M (Din, Dout), dst (pre, Dout, post) flat. Sums of up to Din products below 2**42."""
+    Din, Dout = M.shape
+    for i in range(pre):
+        for a in range(Dout):
+            for j in range(post):
+                acc = 0.0
+                for b in range(Din):
+                    acc += src[(i * Din + b) * post + j] * M[b, a]
+                dst[(i * Dout + a) * post + j] += acc
 
-    ``X`` is (P, O, S, pre*Din*post): prime, the kept-apart count (O=1 if none yet), the
-    cards of this rank held so far, and the flattened inner indices with this hand's in the
-    middle. ``A`` is (P, d, Din, Dout). Returns the same with this hand's index now Dout and
-    its count added to the sum (kept apart too when ``opened``).
+
+@njit(cache=True)
+def _seat_step(X, A, pre, post, smax, primes):
+    """Take one hand into a partial step of the sweep.
+
+    ``X`` is (P, S, pre*Din*post): prime, the cards of this rank held by the hands so far,
+    and the flattened inner indices with this hand's in the middle. ``A`` is (P, d, Din, Dout).
+    Returns the same with this hand's index now Dout and its count added to the sum.
     """
-    P, O, S, _ = X.shape
-    d, Din, Dout = A.shape[1], A.shape[2], A.shape[3]
+    P, S, _ = X.shape
+    d, Dout = A.shape[1], A.shape[3]
     S2 = min(S + d - 1, smax)
-    O2 = d if opened else O
-    Y = np.zeros((P, O2, S2, pre * Dout * post))
-    # Each sum over b stays below Din * 2**42 and each Y entry adds at most d of them: with
-    # Din * d < 2**11 everything is an exact float64 integer until the one reduction at the end.
+    Y = np.zeros((P, S2, pre * Dout * post))
+    # Each Y entry is a sum of at most d * Din products below 2**42: with Din * d < 2**11 it
+    # stays an exact float64 integer until the one reduction at the end.
     for k in range(P):
-        for o in range(O):
-            for s in range(S):
-                for x in range(d):
-                    s2 = s + x
-                    if s2 >= S2:
-                        break
-                    o2 = x if opened else o
-                    for i in range(pre):
-                        for a in range(Dout):
-                            for j in range(post):
-                                acc = 0.0
-                                for b in range(Din):
-                                    acc += X[k, o, s, (i * Din + b) * post + j] * A[k, x, b, a]
-                                Y[k, o2, s2, (i * Dout + a) * post + j] += acc
+        for s in range(S):
+            for x in range(min(d, S2 - s)):
+                _middle(X[k, s], A[k, x], pre, post, Y[k, s + x])
     for k in range(P):
         p = primes[k]
-        for o in range(O2):
-            for s in range(S2):
-                for c in range(Y.shape[3]):
-                    Y[k, o, s, c] = Y[k, o, s, c] % p
+        for s in range(S2):
+            for c in range(Y.shape[2]):
+                Y[k, s, c] = Y[k, s, c] % p
     return Y
 
 
-def _rank_step(E, tensors, factor, p, open_seat=None, right=False):
-    """One rank between environments: sum over the hands' counts x, weighted by factor[sum x].
+@njit(cache=True)
+def _joint_step(X, sums, A, pre, post, smax, primes):
+    """Take one hand into a step that keeps every hand's count apart.
 
-    ``E`` is (P, D1, ..., Dk). Returns the new environment (P, D1', ..., Dk'); or with
-    ``open_seat`` = q, the array (P, count of q, total count, D1', ..., Dk') unweighted.
+    ``X`` is (P, C, pre*Din*post) with C combinations of the counts so far, whose totals are
+    ``sums``; returns (P, C*d', ...) for the combinations extended by this hand's count, and
+    their totals (combinations past ``smax`` - 1 cards of the rank are dropped).
+    """
+    P, C, _ = X.shape
+    d, Dout = A.shape[1], A.shape[3]
+    keep = []
+    for c in range(C):
+        for x in range(d):
+            if sums[c] + x < smax:
+                keep.append((c, x))
+    Y = np.zeros((P, len(keep), pre * Dout * post))
+    new_sums = np.empty(len(keep), np.int64)
+    for n in range(len(keep)):
+        c, x = keep[n]
+        new_sums[n] = sums[c] + x
+        for k in range(P):
+            _middle(X[k, c], A[k, x], pre, post, Y[k, n])
+            Y[k, n] %= primes[k]
+    return Y, new_sums, keep
+
+
+def _rank_counts(E, F, tensors, factor, p):
+    """The worlds by every hand's count at one rank: ``{(x_1, ..., x_k): residues (P,)}``.
+
+    ``E`` and ``F`` are the environments on either side of the rank.
     """
     P, dims = E.shape[0], list(E.shape[1:])
-    X = E.reshape(P, 1, 1, -1)
-    smax = factor.shape[1]  # counts beyond the unseen cards of this rank have no world
+    X, sums, combos = E.reshape(P, 1, -1), np.zeros(1, np.int64), [()]
+    for q, A in enumerate(tensors):
+        pre, post = int(np.prod(dims[:q])), int(np.prod(dims[q + 1:]))
+        X, sums, keep = _joint_step(X, sums, A, pre, post, factor.shape[1], p)
+        combos = [combos[c] + (x,) for c, x in keep]
+        dims[q] = A.shape[3]
+    closed = (X * F.reshape(P, 1, -1) % p[:, None, None]).sum(axis=2) % p[:, None]
+    weighted = closed * factor[:, sums] % p[:, None]
+    return {combo: weighted[:, n] for n, combo in enumerate(combos)}
+
+
+def _rank_step(E, tensors, factor, p, right=False):
+    """One rank of the sweep: sum over the hands' counts x, weighted by ``factor[sum x]``.
+
+    ``E`` is the environment (P, D1, ..., Dk) before the rank (after it, sweeping ``right``
+    to left); returns the one on the other side.
+    """
+    P, dims = E.shape[0], list(E.shape[1:])
+    X = E.reshape(P, 1, -1)
     for q, A in enumerate(tensors):
         M = np.ascontiguousarray(A.transpose(0, 1, 3, 2)) if right else A
         assert M.shape[1] * M.shape[2] < 2 ** 11, "inner dimension too large for exact float64 sums"
         pre, post = int(np.prod(dims[:q])), int(np.prod(dims[q + 1:]))
-        X = _seat_step(X, M, pre, post, open_seat == q, smax, p)
+        X = _seat_step(X, M, pre, post, factor.shape[1], p)
         dims[q] = M.shape[3]
-    if open_seat is not None:
-        return X.reshape([P, X.shape[1], X.shape[2]] + dims)
-    S = X.shape[2]
-    out = (X[:, 0] * factor[:, :S, None] % p[:, None, None]).sum(axis=1) % p[:, None]
+    S = X.shape[1]
+    out = (X * factor[:, :S, None] % p[:, None, None]).sum(axis=1) % p[:, None]
     return out.reshape([P] + dims)
 
 
@@ -107,18 +147,19 @@ def count_worlds(hands, unseen, primes):
     seat_counts = [[{} for _ in range(R)] for _ in hands]
     ocean_counts = [{} for _ in range(R)]
     for s in range(R):
-        site = [h.tensors[s] for h in hands]
+        by_seat = [{} for _ in hands]
+        by_total = {}
+        for combo, residues in _rank_counts(left[s], right[s + 1], [h.tensors[s] for h in hands], factors[s], p).items():
+            for q, x in enumerate(combo):
+                by_seat[q][x] = (by_seat[q].get(x, 0) + residues) % p
+            by_total[sum(combo)] = (by_total.get(sum(combo), 0) + residues) % p
         for q in range(k):
-            X = _rank_step(left[s], site, factors[s], p, open_seat=q)  # (P, x_q, sum, D'...)
-            closed = X.reshape(P, X.shape[1], X.shape[2], -1) * right[s + 1].reshape(P, 1, 1, -1) % p[:, None, None, None]
-            by_sum = closed.sum(axis=3) % p[:, None, None] * factors[s][:, None, :X.shape[2]] % p[:, None, None]
-            for x in range(by_sum.shape[1]):
-                n = crt(by_sum[:, x].sum(axis=1) % p, primes)
+            for x, residues in sorted(by_seat[q].items()):
+                n = crt(residues, primes)
                 if n:
                     seat_counts[q][s][x] = n
-            if q == 0:  # the sum over all hands gives the ocean's count
-                for total_x in range(by_sum.shape[2]):
-                    n = crt(by_sum[:, :, total_x].sum(axis=1) % p, primes)
-                    if n:
-                        ocean_counts[s][unseen[s] - total_x] = n
+        for x, residues in sorted(by_total.items()):
+            n = crt(residues, primes)
+            if n:
+                ocean_counts[s][unseen[s] - x] = n
     return total, seat_counts, ocean_counts

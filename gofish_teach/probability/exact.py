@@ -100,6 +100,35 @@ def _follow(kind: str, ops: list, n_ranks: int, book_size: int, primes=()):
     return state
 
 
+_HANDS: "OrderedDict[tuple, Hand]" = OrderedDict()  # matrix forms of recent hands (most hands do not change between two asks)
+
+
+def _as_hand(seat, ops, caps, n_ranks, book_size, primes) -> Hand:
+    """A hand followed as cases, then as a matrix product ready to be joined with others."""
+    key = (tuple(ops), caps, n_ranks, book_size, primes)
+    if key not in _HANDS:
+        cases = _follow("cases", ops, n_ranks, book_size, primes)
+        if len(cases.keys) > LIMITS["join_cases"]:
+            _HANDS[key] = TooBig(f"seat {seat} has {len(cases.keys)} cases, more than {LIMITS['join_cases']} to join")
+        else:
+            try:
+                _HANDS[key] = Hand.from_cases(cases, caps, limit=LIMITS["hand_dim"])
+            except OverflowError as why:
+                _HANDS[key] = TooBig(f"seat {seat}: {why}")  # remembered too: the next ask would fail alike
+        while len(_HANDS) > _MEMO_SIZE:
+            _HANDS.popitem(last=False)
+    _HANDS.move_to_end(key)
+    if isinstance(_HANDS[key], TooBig):
+        raise _HANDS[key]
+    return _HANDS[key]
+
+
+def forget() -> None:
+    """Drop everything remembered between calls (for timing from scratch)."""
+    _MEMO.clear()
+    _HANDS.clear()
+
+
 def hand_cases(story: Story, seat: int, n_ranks: int, book_size: int) -> Cases:
     """One hidden hand's cases with float weights: its own history only (for sampling)."""
     return _follow("floats", story.ops[seat], n_ranks, book_size)
@@ -113,16 +142,8 @@ def world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
         cases = _follow("cases", story.ops[seats[0]], n_ranks, book_size, primes)
         total, seat, ocean = count_worlds_one(cases, story.unseen, book_size - 1)
         return Counts(total, seat, ocean)
-    caps = [min(book_size - 1, u) for u in story.unseen]
-    hands = []
-    for q in seats:
-        cases = _follow("cases", story.ops[q], n_ranks, book_size, primes)
-        if len(cases.keys) > LIMITS["join_cases"]:
-            raise TooBig(f"seat {q} has {len(cases.keys)} cases, more than {LIMITS['join_cases']} to join")
-        try:
-            hands.append(Hand.from_cases(cases, caps, limit=LIMITS["hand_dim"]))
-        except OverflowError as why:
-            raise TooBig(f"seat {q}: {why}") from None
+    caps = tuple(min(book_size - 1, u) for u in story.unseen)
+    hands = [_as_hand(q, story.ops[q], caps, n_ranks, book_size, primes) for q in seats]
     joint = 1
     for r in range(n_ranks - 1):
         size = 1

@@ -262,11 +262,14 @@ class _HandSampler:
         self.w = cases.weights[0]
         self.pooled = [s for s in range(cases.R) if cases.pool_mask >> s & 1]
         self.resolved = [s for s in range(cases.R) if s not in self.pooled]
-        keys = list(zip(self.m.tolist(), *(self.known[:, s].tolist() for s in self.pooled)))
+        # cases by their known counts on pooled ranks (all 0 unless bluffing): one backward
+        # table per group serves every pool size m
+        keys = [tuple(row) for row in self.known[:, self.pooled].tolist()]
         self.groups = {}
         for i, key in enumerate(keys):
             self.groups.setdefault(key, []).append(i)
         self.groups = {k: np.array(v) for k, v in self.groups.items()}
+        self.group_of = [keys[i] for i in range(len(keys))]
         self.binom = np.array([[comb(a, y) for y in range(8)] for a in range(64)], dtype=float)
 
     def draw(self, unseen, rng):
@@ -274,49 +277,46 @@ class _HandSampler:
         C, R = unseen.shape
         f = _FALLING[np.clip(unseen, 0, 4)]  # (C, R, 8)
         f[:, :, self.cap + 1:] = 0
-        base = np.broadcast_to(self.w, (C, len(self.w))).copy()
-        for s in self.resolved:
-            base *= f[:, s, self.known[:, s]]
+        res = np.array(self.resolved, dtype=np.int64)
+        base = self.w[None, :] * f[:, res[None, :], self.known[:, res]].prod(axis=2) if len(res) else \
+            np.broadcast_to(self.w, (C, len(self.w))).copy()
         mass = np.zeros_like(base)
         back = {}
-        for key, rows in self.groups.items():
-            size, kA = key[0], key[1:]
-            B = np.zeros((C, len(self.pooled) + 1, size + 1))
+        top = int(self.m.max()) if len(self.m) else 0
+        for kA, rows in self.groups.items():
+            B = np.zeros((C, len(self.pooled) + 1, top + 1))  # B[:, i, r]: r cards left for ranks i, i+1, ...
             B[:, -1, 0] = 1
             for i in range(len(self.pooled) - 1, -1, -1):
                 s, k = self.pooled[i], kA[i]
-                for y in range(min(size, 7 - k) + 1):
-                    B[:, i, y:] += self.binom[y:size + 1, y] * f[:, s, k + y, None] * B[:, i + 1, :size + 1 - y]
-            back[key] = B
-            mass[:, rows] = base[:, rows] * B[:, 0, size][:, None]
+                for y in range(min(top, 7 - k) + 1):
+                    B[:, i, y:] += self.binom[y:top + 1, y] * f[:, s, k + y, None] * B[:, i + 1, :top + 1 - y]
+            back[kA] = B
+            mass[:, rows] = base[:, rows] * B[:, 0, self.m[rows]]
         total = mass.sum(axis=1)
         ok = total > 0
-        cum = np.cumsum(mass, axis=1)
         u = rng.random(C) * total
-        chosen = np.minimum((cum <= u[:, None]).sum(axis=1), mass.shape[1] - 1)
+        chosen = np.minimum((np.cumsum(mass, axis=1) <= u[:, None]).sum(axis=1), mass.shape[1] - 1)
         hands = self.known[chosen].copy()
-        keys = {}
-        for c, n in enumerate(chosen):
-            keys.setdefault((self.m[n],) + tuple(self.known[n, s] for s in self.pooled), []).append(c)
-        for key, chains in keys.items():
-            chains = np.array(chains)
-            B, kA = back[key][chains], key[1:]
-            left = np.full(len(chains), key[0])
+        left = self.m[chosen].copy()
+        for kA, B in back.items():
+            chains = np.flatnonzero([self.group_of[n] == kA for n in chosen])
+            if not len(chains):
+                continue
+            B, fc, rem = B[chains], f[chains], left[chains]
             for i, s in enumerate(self.pooled):
-                k = kA[i]
-                ys = np.arange(min(key[0], 7 - k) + 1)
-                after = np.where(ys[None] <= left[:, None], left[:, None] - ys[None], 0)
-                w = (self.binom[left[:, None], ys[None]] * f[chains][:, s, k + ys]
-                     * np.take_along_axis(B[:, i + 1], after, axis=1) * (ys[None] <= left[:, None]))
+                ys = np.arange(min(top, 7 - kA[i]) + 1)
+                fits = ys[None] <= rem[:, None]
+                after = np.where(fits, rem[:, None] - ys[None], 0)
+                w = self.binom[rem[:, None], ys[None]] * fc[:, s, kA[i] + ys] * np.take_along_axis(B[:, i + 1], after, axis=1) * fits
                 u = rng.random(len(chains)) * w.sum(axis=1)
                 y = np.minimum((np.cumsum(w, axis=1) <= u[:, None]).sum(axis=1), len(ys) - 1)
                 hands[chains, s] += y
-                left = left - y
+                rem = rem - y
         return hands, ok
 
 
 def sample_hands(view, story, samples: int = 20_000, seed: int = 0, reason: str = "",
-                 chains: int = 40, burn: int = 30) -> Belief:
+                 chains: int = 100, burn: int = 20) -> Belief:
     """Blocked Gibbs sampling of every hidden hand at once; ``samples`` hand-sets after burn-in.
 
     Each sweep redraws every hand from its exact conditional given the others. Chains start
