@@ -57,7 +57,7 @@ from numba import njit
 from .cards import SUITS, Card
 from .game import Game
 from .rules import Rules
-from .strategies import get_strategy, play_out, strategy_name
+from .strategies import GameTooLong, get_strategy, play_out, strategy_name
 
 #: The strategies compiled here, by name; the index is the code the compiled loop uses.
 FAST_STRATEGIES: tuple[str, ...] = ("random", "memory", "most_held")
@@ -69,8 +69,6 @@ _END = {"all_books": 0, "empty_hand_and_ocean": 1, "ocean_empty": 2}
 
 
 
-class GameTooLong(RuntimeError):
-    """A game reached ``max_asks`` asks without ending."""
 
 
 # --------------------------------------------------------------------------- NumPy's default_rng

@@ -37,6 +37,7 @@ import numpy as np
 
 from .game import Game
 from .rules import Rules
+from .strategies import GameTooLong
 
 #: Decks are made this many games at a time, from one generator per block (much faster than
 #: one generator per game); game g is row g % BLOCK of block g // BLOCK.
@@ -47,8 +48,6 @@ MAX_ASKS = 10_000
 LONG_RUN_SECONDS = 3.0
 
 
-class GameTooLong(RuntimeError):
-    """A game passed ``max_asks`` asks without ending: almost surely a strategy that never makes progress."""
 
 
 # --------------------------------------------------------------------------- inputs
@@ -210,7 +209,7 @@ def play_chunk(lineup: tuple, rules: Rules, n_players: int, seed: int, start: in
         if fast and _fast_supports(by_seat, rules):
             from .fast import play_games
 
-            out = play_games(by_seat, rules, decks[here], seeds[here])
+            out = play_games(by_seat, rules, decks[here], seeds[here], max_asks=max_asks)
             n_fast += int(here.sum())
         else:
             out = _play_readable(by_seat, rules, decks[here], seeds[here], index[here], max_asks)

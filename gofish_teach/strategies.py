@@ -35,6 +35,13 @@ from .game import IllegalMove
 Strategy = Callable[..., tuple]
 
 
+class GameTooLong(RuntimeError):
+    """A game passed its cap on asks without ending: almost surely a strategy that never makes progress.
+
+    Both engines raise this one class (:mod:`~gofish_teach.simulate` and :mod:`~gofish_teach.fast`).
+    """
+
+
 def pick(options: Sequence, rng):
     """One uniformly random element of ``options``, using exactly one ``rng.random()``.
 

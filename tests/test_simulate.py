@@ -68,9 +68,9 @@ def test_two_lineups_on_one_seed_are_dealt_the_same_decks(monkeypatch):
 def test_the_fast_path_gets_the_same_decks(monkeypatch):
     seen = {}
 
-    def recording(by_seat, rules, decks, seeds):
+    def recording(by_seat, rules, decks, seeds, **options):
         seen[tuple(by_seat)] = (decks.copy(), seeds.copy())
-        return play_games(by_seat, rules, decks, seeds)
+        return play_games(by_seat, rules, decks, seeds, **options)
 
     play_games = fast.play_games
     monkeypatch.setattr(fast, "play_games", recording)
@@ -176,3 +176,14 @@ def test_no_progress_bar_unless_asked(capsys):
     assert capsys.readouterr().err == ""
     simulate(["random", "random"], "pond", 300, seed=0, workers=1, progress=True)
     assert "300/300" in capsys.readouterr().err
+
+
+def test_the_ask_cap_reaches_the_fast_path_and_raises_the_one_error_class():
+    # Partners can end up holding the ranks most_held keeps asking opponents for; the game
+    # then never ends, and the compiled engine must stop at the same cap as the readable one.
+    from gofish_teach import strategies
+
+    assert GameTooLong is fast.GameTooLong is strategies.GameTooLong
+    teams = Rules.preset("pond").replace(teams=True)
+    with pytest.raises(GameTooLong, match="max_asks=300"):
+        simulate(["most_held"] * 4, teams, 40, seed=0, workers=1, max_asks=300)
