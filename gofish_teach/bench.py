@@ -27,28 +27,21 @@ def baseline_ops_per_second(seconds: float = 0.5) -> float:
     return n / (time.perf_counter() - start)
 
 
-def _random_ask(view, rng):
-    ranks = list(view.counts)
-    with_cards = [q for q in view.opponents if view.hand_sizes[q]] or list(view.opponents)
-    return with_cards[int(rng.integers(len(with_cards)))], ranks[int(rng.integers(len(ranks)))]
-
-
 def engine_games_per_second(n_players: int, games: int, rules_name: str = "pond") -> tuple[float, float]:
-    """Games per second of the readable engine under random play, and mean asks per game."""
+    """Games per second of the readable engine with every seat playing the built-in ``random``, and mean asks per game."""
+    from .strategies import play_out
+
     rules = Rules.preset(rules_name)
     rng = np.random.default_rng(0)
     asks, start = 0, time.perf_counter()
     for seed in range(games):
-        game = Game(rules, n_players, seed=seed)
-        while not game.is_over:
-            game.ask(*_random_ask(game.view(game.current_player), rng))
-        asks += game.n_asks
+        asks += play_out(Game(rules, n_players, seed=seed), ["random"] * n_players, rng).n_asks
     return games / (time.perf_counter() - start), asks / games
 
 
 def bench_engine(quick: bool) -> list[str]:
     games = 300 if quick else 2000
-    lines = ["Readable engine, random play, pond (one core):"]
+    lines = ["Readable engine, strategy 'random' in every seat, pond (one core):"]
     for n in (2, 4):
         rate, asks = engine_games_per_second(n, games)
         lines.append(f"  {n} players: {rate:8.0f} games/s  ({asks:.1f} asks per game, {games} games)")
