@@ -92,9 +92,10 @@ def _follow(kind: str, ops: list, n_ranks: int, book_size: int, primes=()):
             state.apply(op)
             if len(state.keys) > LIMITS["cases"]:
                 raise TooBig(f"a hand has more than {LIMITS['cases']} cases")
-    key = (kind, n_ranks, book_size, ops)
-    _MEMO[key] = (state, ops)
-    _MEMO.move_to_end(key)
+    if kind == "hand" or len(state.keys) <= 50_000:  # a huge state is not worth its memory
+        key = (kind, n_ranks, book_size, ops)
+        _MEMO[key] = (state, ops)
+        _MEMO.move_to_end(key)
     while len(_MEMO) > _MEMO_SIZE:
         _MEMO.popitem(last=False)
     return state
