@@ -116,9 +116,10 @@ def bench_probability(quick: bool) -> list[str]:
     game gets it (each call reuses what the previous ones worked out); every tenth point is
     also timed from scratch. Median and 99th percentile, and the share answered exactly."""
     from .probability import exact, posterior
+    from .strategies import random as random_ask
 
     games = 5 if quick else 200
-    lines = [f"Probability tables, exact where possible, random play, {games} seeded games each:"]
+    lines = [f"Probability tables, exact where possible, strategy 'random' in every seat, {games} seeded games each:"]
     for name, n in (("family", 2), ("pond", 4)):
         warm, cold, exact_points = [], [], 0
         for seed in range(games):
@@ -135,7 +136,7 @@ def bench_probability(quick: bool) -> list[str]:
                     start = time.perf_counter()
                     posterior(view, samples=2000).table()
                     cold.append(time.perf_counter() - start)
-                game.ask(*_random_ask(view, rng))
+                game.ask(*random_ask(view, rng))
         w, c = np.array(warm) * 1e3, np.array(cold) * 1e3
         lines.append(f"  {name} {n} players: median {np.median(w):6.1f} ms, p99 {np.percentile(w, 99):7.1f} ms, "
                      f"exact at {exact_points / len(w):6.1%} of {len(w)} points "

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from gofish_teach import Game, Rules
-from gofish_teach.bench import _random_ask
+from gofish_teach.strategies import random as random_ask
 from gofish_teach.probability import Facts, NotExact, Table, exact, posterior
 from gofish_teach.strategies import play_out
 
@@ -19,7 +19,7 @@ def some_views(preset="pond", n_players=3, seed=0, every=4):
         view = game.view(game.current_player)
         if game.n_asks % every == 0:
             yield view
-        game.ask(*_random_ask(view, rng))
+        game.ask(*random_ask(view, rng))
 
 
 @pytest.mark.parametrize("preset, n", [("family", 2), ("pond", 3), ("classic", 4)])

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from gofish_teach import Game, Rules
-from gofish_teach.bench import _random_ask
+from gofish_teach.strategies import random as random_ask
 from gofish_teach.probability import NotExact, exact, posterior
 from gofish_teach.probability.history import read
 from gofish_teach.probability.montecarlo import estimate, sample_hands
@@ -19,7 +19,7 @@ def positions(preset: str, n_players: int, seed: int, every: int, until: int):
         view = game.view(game.current_player)
         if game.n_asks % every == 0:
             yield view
-        game.ask(*_random_ask(view, rng))
+        game.ask(*random_ask(view, rng))
 
 
 def assert_agrees(post, mc, view):
@@ -72,7 +72,7 @@ def test_the_teams_endgame_is_sampled():
     rng = np.random.default_rng(5)
     game = Game(Rules.preset("pond").replace(n_ranks=4, hand_size=2, teams=True), 4, seed=11)
     while not game.is_over and game.ocean_size:
-        game.ask(*_random_ask(game.view(game.current_player), rng))
+        game.ask(*random_ask(game.view(game.current_player), rng))
     post = posterior(game.view(game.current_player), samples=4000)
     assert post.exact is False
     for q in post.seats:
