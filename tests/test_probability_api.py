@@ -119,3 +119,10 @@ def test_history_matters_where_stated_facts_cannot_say_it():
     naive = Facts(hand=view.hand, hand_sizes={1: view.hand_sizes[1]}, n_ranks=6)
     assert post.p_holds(1, "A", at_least=2) == 0 < naive.p_holds(1, "A", at_least=2)
     assert post.p_holds(1, "A") < naive.p_holds(1, "A")
+
+
+def test_a_table_shows_as_an_html_grid_in_a_notebook():
+    table = posterior(Game(Rules.preset("pond"), 2, seed=3).view(0)).table()
+    html = table._repr_html_()
+    assert html.count("<tr>") == len(table.seats) + 2        # header, each seat, the ocean's top
+    assert f"{float(table.holds[1]['K']):.1%}" in html

@@ -56,6 +56,15 @@ class Table:
             lines.append("(Monte Carlo estimate)")
         return "\n".join(lines)
 
+    def _repr_html_(self) -> str:
+        """The same grid as ``str(table)``, as an HTML table for notebooks."""
+        head = "".join(f"<th>{r}</th>" for r in self.ranks)
+        rows = [(f"seat {q}", self.holds[q]) for q in self.seats] + ([("ocean top", self.top)] if self.top else [])
+        body = "".join(f"<tr><th>{label}</th>" + "".join(f"<td>{float(p[r]):.1%}</td>" for r in self.ranks) + "</tr>"
+                       for label, p in rows)
+        caption = "P(holds at least one), and the ocean's top card" + ("" if self.exact else " (Monte Carlo estimate)")
+        return f"<table><caption>{caption}</caption><tr><th></th>{head}</tr>{body}</table>"
+
 
 class Belief:
     """Count distributions for every hidden place and rank, and the questions they answer.
