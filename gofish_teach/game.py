@@ -99,9 +99,8 @@ class Game:
             try:
                 if isinstance(item, Card):
                     card = item
-                elif isinstance(item, str) and item.strip()[-1:].lower() in "♣♦♥♠cdhs" and len(item.strip()) >= 2 \
-                        and item.strip().upper() not in ("10",):
-                    card = Card.parse(item)
+                elif isinstance(item, str) and len(item.strip()) >= 2 and item.strip()[-1].lower() in "♣♦♥♠cdhs":
+                    card = Card.parse(item)  # a rank label never ends in a suit letter
                 else:
                     rank = normalize_rank(item)
                     n = next_suit.get(rank, 0)
