@@ -7,101 +7,66 @@ ocean is a different deck), which up to a constant is ``prod_r unseen[r]! / o[r]
 
 Each hand is a product of per-rank matrices (:class:`~.hands.Hand`), so the sum over all
 worlds is a product of per-rank steps too: sweep the ranks left to right carrying one
-index per hand (an "environment"), and right to left likewise; the counts at one rank are
-then its step between the two environments, with every hand's count kept apart. Within a
-rank, the hands are taken one at a time, carrying how many cards of the rank they hold so
-far (never more than there are), since the ocean's share depends on that sum. Everything is
-done modulo each prime (:mod:`.modular`) and put together by CRT at the end.
+index per hand (an "environment"), and right to left likewise. Within a rank the hands are
+taken one at a time, carrying how many cards of the rank they hold so far (never more than
+there are), since the ocean's share depends on that sum. The counts at one rank come from
+leaving one hand out of its step: what is left, closed with both environments, is that
+hand's own matrix's "environment", and one product with each of its count's matrices gives
+the worlds by that count.
+
+Everything is done modulo each prime (:mod:`.modular`), as float64 matrix products (BLAS)
+whose sums stay below 2**53, and put together by CRT at the end.
 """
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from .modular import crt, falling
-
-
-@njit(cache=True)
-def _middle(src, M, pre, post, dst):
-    """``dst += src`` with its middle index contracted with ``M``: src is (pre, Din, post) flat,
-    M (Din, Dout), dst (pre, Dout, post) flat. Sums of up to Din products below 2**42."""
-    Din, Dout = M.shape
-    for i in range(pre):
-        for a in range(Dout):
-            for j in range(post):
-                acc = 0.0
-                for b in range(Din):
-                    acc += src[(i * Din + b) * post + j] * M[b, a]
-                dst[(i * Dout + a) * post + j] += acc
+from .modular import MAX_SUM_TERMS, crt, falling, reduce_into
 
 
-@njit(cache=True)
-def _seat_step(X, A, pre, post, smax, primes):
-    """Take one hand into a partial step of the sweep.
+def _dot_mod(a: np.ndarray, b: np.ndarray, p: float) -> np.ndarray:
+    """``a @ b`` modulo ``p`` for residues below ``p`` < 2**21: inner sums cut into exact chunks."""
+    n = a.shape[1]
+    if n <= MAX_SUM_TERMS:
+        return (a @ b) % p
+    out = np.zeros((a.shape[0], b.shape[1]))
+    for j in range(0, n, MAX_SUM_TERMS):
+        out += (a[:, j:j + MAX_SUM_TERMS] @ b[j:j + MAX_SUM_TERMS]) % p
+    return out % p
 
-    ``X`` is (P, S, pre*Din*post): prime, the cards of this rank held by the hands so far,
-    and the flattened inner indices with this hand's in the middle. ``A`` is (P, d, Din, Dout).
-    Returns the same with this hand's index now Dout and its count added to the sum.
+
+def _shifted(A: np.ndarray, S: int, smax: int) -> tuple[np.ndarray, int]:
+    """Hand matrices as one block matrix per prime, from (sum so far, Din) to (new sum, Dout).
+
+    Block (s, s + x) is ``A[x]``: taking the hand adds its count x to the sum. Sums past
+    ``smax - 1`` are dropped (there are no such cards).
     """
-    P, S, _ = X.shape
-    d, Dout = A.shape[1], A.shape[3]
+    P, d, Din, Dout = A.shape
     S2 = min(S + d - 1, smax)
-    Y = np.zeros((P, S2, pre * Dout * post))
-    # Each Y entry is a sum of at most d * Din products below 2**42: with Din * d < 2**11 it
-    # stays an exact float64 integer until the one reduction at the end.
-    for k in range(P):
-        for s in range(S):
-            for x in range(min(d, S2 - s)):
-                _middle(X[k, s], A[k, x], pre, post, Y[k, s + x])
-    for k in range(P):
-        p = primes[k]
-        for s in range(S2):
-            for c in range(Y.shape[2]):
-                Y[k, s, c] = Y[k, s, c] % p
-    return Y
+    M = np.zeros((P, S, Din, S2, Dout))
+    for s in range(S):
+        for x in range(min(d, S2 - s)):
+            M[:, s, :, s + x] = A[:, x]
+    return M, S2
 
 
-@njit(cache=True)
-def _joint_step(X, sums, A, pre, post, smax, primes):
-    """Take one hand into a step that keeps every hand's count apart.
+def _take(X: np.ndarray, q: int, A: np.ndarray, smax: int, p: np.ndarray) -> np.ndarray:
+    """Take hand ``q`` into a partial step: its index goes from ``Din`` to ``Dout``.
 
-    ``X`` is (P, C, pre*Din*post) with C combinations of the counts so far, whose totals are
-    ``sums``; returns (P, C*d', ...) for the combinations extended by this hand's count, and
-    their totals (combinations past ``smax`` - 1 cards of the rank are dropped).
+    ``X`` is (P, D_0, ..., D_k-1, S): prime, one index per hand, and the cards of this rank
+    held by the hands taken so far. ``A`` is (P, d, Din, Dout). Returns the same with hand q's
+    index now ``Dout`` and its count added to the sum.
     """
-    P, C, _ = X.shape
-    d, Dout = A.shape[1], A.shape[3]
-    keep = []
-    for c in range(C):
-        for x in range(d):
-            if sums[c] + x < smax:
-                keep.append((c, x))
-    Y = np.zeros((P, len(keep), pre * Dout * post))
-    new_sums = np.empty(len(keep), np.int64)
-    for n in range(len(keep)):
-        c, x = keep[n]
-        new_sums[n] = sums[c] + x
-        for k in range(P):
-            _middle(X[k, c], A[k, x], pre, post, Y[k, n])
-            Y[k, n] %= primes[k]
-    return Y, new_sums, keep
-
-
-def _rank_counts(E, F, tensors, factor, p):
-    """The worlds by every hand's count at one rank: ``{(x_1, ..., x_k): residues (P,)}``.
-
-    ``E`` and ``F`` are the environments on either side of the rank.
-    """
-    P, dims = E.shape[0], list(E.shape[1:])
-    X, sums, combos = E.reshape(P, 1, -1), np.zeros(1, np.int64), [()]
-    for q, A in enumerate(tensors):
-        pre, post = int(np.prod(dims[:q])), int(np.prod(dims[q + 1:]))
-        X, sums, keep = _joint_step(X, sums, A, pre, post, factor.shape[1], p)
-        combos = [combos[c] + (x,) for c, x in keep]
-        dims[q] = A.shape[3]
-    closed = (X * F.reshape(P, 1, -1) % p[:, None, None]).sum(axis=2) % p[:, None]
-    weighted = closed * factor[:, sums] % p[:, None]
-    return {combo: weighted[:, n] for n, combo in enumerate(combos)}
+    P, S, Din, Dout = X.shape[0], X.shape[-1], A.shape[2], A.shape[3]
+    M, S2 = _shifted(A, S, smax)
+    # Each entry sums S * Din products under 2**42: exact in float64 below 2**53.
+    assert S * Din <= MAX_SUM_TERMS, "inner dimension too large for exact float64 sums"
+    rest = X.shape[1:1 + q] + X.shape[2 + q:-1]
+    out = np.empty((P,) + rest + (S2, Dout))
+    for k in range(P):
+        Z = np.tensordot(X[k], M[k], axes=([q, X.ndim - 2], [1, 0]))  # (rest..., S2 * Dout)
+        reduce_into(Z, out[k], p[k])
+    return np.moveaxis(out, -1, 1 + q)
 
 
 def _rank_step(E, tensors, factor, p, right=False):
@@ -110,17 +75,47 @@ def _rank_step(E, tensors, factor, p, right=False):
     ``E`` is the environment (P, D1, ..., Dk) before the rank (after it, sweeping ``right``
     to left); returns the one on the other side.
     """
-    P, dims = E.shape[0], list(E.shape[1:])
-    X = E.reshape(P, 1, -1)
+    X = E[..., None]
     for q, A in enumerate(tensors):
-        M = np.ascontiguousarray(A.transpose(0, 1, 3, 2)) if right else A
-        assert M.shape[1] * M.shape[2] < 2 ** 11, "inner dimension too large for exact float64 sums"
-        pre, post = int(np.prod(dims[:q])), int(np.prod(dims[q + 1:]))
-        X = _seat_step(X, M, pre, post, factor.shape[1], p)
-        dims[q] = M.shape[3]
-    S = X.shape[1]
-    out = (X * factor[:, :S, None] % p[:, None, None]).sum(axis=1) % p[:, None]
-    return out.reshape([P] + dims)
+        X = _take(X, q, A.transpose(0, 1, 3, 2) if right else A, factor.shape[1], p)
+    S = X.shape[-1]
+    out = np.empty(X.shape[:-1])
+    for k in range(len(p)):
+        # S <= 5 products under 2**42 each: the sum is exact before the one reduction
+        reduce_into(X[k] @ factor[k, :S], out[k], p[k])
+    return out
+
+
+def _rank_counts(E, F, tensors, factor, p):
+    """The worlds at one rank by each hand's count, and by the hands' total count.
+
+    ``E`` and ``F`` are the environments on either side of the rank. Returns
+    ``(by_seat, by_total)``: ``by_seat[q] = {x: residues (P,)}``, ``by_total = {n: residues}``.
+    """
+    P, smax = len(p), factor.shape[1]
+    by_seat, by_total = [], {}
+    for q, A in enumerate(tensors):
+        X = E[..., None]
+        for q2, A2 in enumerate(tensors):
+            if q2 != q:
+                X = _take(X, q2, A2, smax, p)
+        d, Din, Dout = A.shape[1:]
+        S = X.shape[-1]
+        val = np.zeros((P, S, d))  # val[s, x]: the others hold s, hand q holds x (ocean not yet weighed)
+        for j in range(P):
+            Xq = np.moveaxis(X[j], (X.ndim - 2, q), (0, 1)).reshape(S * Din, -1)
+            Fq = np.moveaxis(F[j], q, 0).reshape(Dout, -1)
+            env = _dot_mod(Xq, np.ascontiguousarray(Fq.T), p[j]).reshape(S, Din * Dout)
+            val[j] = _dot_mod(env, np.ascontiguousarray(A[j].reshape(d, Din * Dout).T), p[j])
+        seat = {}
+        for x in range(d):
+            for s in range(min(S, smax - x)):
+                w = val[:, s, x] * factor[:, s + x] % p
+                seat[x] = (seat.get(x, 0) + w) % p
+                if q == 0:
+                    by_total[s + x] = (by_total.get(s + x, 0) + w) % p
+        by_seat.append(seat)
+    return by_seat, by_total
 
 
 def count_worlds(hands, unseen, primes):
@@ -147,12 +142,7 @@ def count_worlds(hands, unseen, primes):
     seat_counts = [[{} for _ in range(R)] for _ in hands]
     ocean_counts = [{} for _ in range(R)]
     for s in range(R):
-        by_seat = [{} for _ in hands]
-        by_total = {}
-        for combo, residues in _rank_counts(left[s], right[s + 1], [h.tensors[s] for h in hands], factors[s], p).items():
-            for q, x in enumerate(combo):
-                by_seat[q][x] = (by_seat[q].get(x, 0) + residues) % p
-            by_total[sum(combo)] = (by_total.get(sum(combo), 0) + residues) % p
+        by_seat, by_total = _rank_counts(left[s], right[s + 1], [h.tensors[s] for h in hands], factors[s], p)
         for q in range(k):
             for x, residues in sorted(by_seat[q].items()):
                 n = crt(residues, primes)

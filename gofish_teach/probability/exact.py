@@ -26,7 +26,7 @@ from .pools import Cases, count_worlds_one
 #: cases of a single hidden hand; cases of a hand that must be joined with others; inner
 #: dimension of a hand's matrices; and the product of the hands' inner dimensions at one
 #: rank, which the joint sweep carries.
-LIMITS = {"cases": 400_000, "join_cases": 5_000, "hand_dim": 48, "joint": 6_000}
+LIMITS = {"cases": 400_000, "join_cases": 20_000, "hand_dim": 128, "joint": 150_000}
 
 
 class TooBig(Exception):

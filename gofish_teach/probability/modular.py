@@ -18,6 +18,9 @@ from __future__ import annotations
 
 from math import lgamma, log, prod
 
+import numpy as np
+from numba import njit
+
 #: Longest sum of products a float64 contraction may take before reducing (2**53 / 2**42).
 MAX_SUM_TERMS = 2 ** 11
 
@@ -83,3 +86,28 @@ def log2_multinomial(counts) -> float:
     """log2 of ``sum(counts)! / prod(c!)``: how many ways to order a multiset."""
     n = sum(counts)
     return (lgamma(n + 1) - sum(lgamma(c + 1) for c in counts)) / log(2)
+
+
+@njit(cache=True)
+def _reduce_flat(a, out, p):
+    inv = 1.0 / p
+    for i in range(a.size):
+        v = a[i]
+        # floor(v / p) is at most one off for v < 2**53; q * p and v - q * p are exact
+        r = v - np.floor(v * inv) * p
+        if r < 0:
+            r += p
+        elif r >= p:
+            r -= p
+        out[i] = r
+
+
+def reduce_into(a: np.ndarray, out: np.ndarray, p: float) -> np.ndarray:
+    """``out[...] = a % p`` for float64 integers in [0, 2**53), a good deal faster than ``%``.
+
+    >>> a = np.array([0.0, 6.0, 2.0 ** 52 + 1])
+    >>> reduce_into(a, np.empty(3), 5.0).tolist() == [0.0, 1.0, float((2 ** 52 + 1) % 5)]
+    True
+    """
+    _reduce_flat(np.ascontiguousarray(a).reshape(-1), out.reshape(-1), float(p))
+    return out
