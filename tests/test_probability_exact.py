@@ -42,7 +42,7 @@ def mismatches(game: Game) -> tuple[int, list[str]]:
             try:
                 post = posterior(stage_view(game, k, p), fallback=False)
             except NotExact:
-                continue  # the teams endgame: checked in test_teams_endgame_is_not_exact
+                continue  # beyond the exact limits (not in these small games)
             total, seats, ocean = stages[k]
             places = [(q, seats[q]) for q in seats] + [("ocean", ocean)]
             for place, by_rank in places:
@@ -89,18 +89,44 @@ def test_four_players_match_brute_force():
         run_games(preset, seed=20 + k, games=3, players=(4,))
 
 
-def test_teams_match_brute_force_until_the_ocean_is_empty():
+def test_teams_match_brute_force_to_the_end():
+    """Teams, the endgame included: with the ocean empty, play going on says some ask can still
+    succeed (some rank is held on both teams), and a stalemate end says none can."""
+    endgame = 0
     for k, preset in enumerate(PRESETS):
-        run_games(preset, seed=30 + k, games=3, players=(4,), teams=True)
+        rng = np.random.default_rng(30 + k)
+        for _ in range(4):
+            rules = Rules.preset(preset).replace(n_ranks=int(rng.integers(3, 5)), hand_size=int(rng.integers(2, 4)), teams=True)
+            game = random_game(rules, 4, rng)
+            points, wrong = mismatches(game)
+            assert not wrong, f"{preset} teams: " + "\n".join(wrong[:3])
+            endgame += game.ocean_size == 0
+    assert endgame >= 8  # most of these small games reach the endgame
 
 
-def test_teams_endgame_is_not_exact():
-    """With teams and an empty ocean, play going on says some ask can still succeed: a fact
-    about several hands at once, which the exact model does not follow. It says so."""
+def test_a_teams_stalemate_is_exact():
+    """A game that ended because no ask could succeed: every rank's holders are on one team."""
     rng = np.random.default_rng(5)
-    game = random_game(Rules.preset("pond").replace(n_ranks=3, hand_size=2, teams=True), 4, rng)
-    assert game.ocean_size == 0
-    with pytest.raises(NotExact, match="teams"):
-        posterior(game.view(0), fallback=False)
-    estimate = posterior(game.view(0), samples=2000)
-    assert estimate.exact is False
+    rules = Rules.preset("pond").replace(n_ranks=4, hand_size=3, teams=True)
+    for _ in range(200):
+        game = random_game(rules, 4, rng)
+        if "ask can succeed" in game.events[-1].reason:
+            break
+    else:
+        pytest.fail("no stalemate in 200 small team games")
+    points, wrong = mismatches(game)
+    assert points and not wrong, "\n".join(wrong[:3])
+    post = posterior(game.view(0), fallback=False)
+    assert post.exact
+
+
+@pytest.mark.parametrize("n, options", [(5, {"hand_size": 2}), (6, {"hand_size": 1, "teams": True})],
+                         ids=["five-players", "six-players-three-teams"])
+def test_five_and_six_players_match_brute_force(n, options):
+    """Four and five hidden hands; with six players in teams there are three teams."""
+    rng = np.random.default_rng(40 + n)
+    game = random_game(Rules.preset("pond").replace(n_ranks=4, **options), n, rng)
+    if options.get("teams"):
+        assert "ask can succeed" in game.events[-1].reason  # the three-team endgame is in it
+    points, wrong = mismatches(game)
+    assert points > 100 and not wrong, "\n".join(wrong[:3])

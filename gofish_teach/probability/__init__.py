@@ -40,23 +40,16 @@ __all__ = ["posterior", "Facts", "Belief", "Table", "OCEAN", "NotExact", "Fracti
 def posterior(view, *, fallback: bool = True, samples: int = 4_000, seed: int = 0) -> Belief:
     """What ``view.player`` can say about every hidden hand and the ocean, from its view alone.
 
-    Exact (fractions) whenever the computation fits :data:`.exact.LIMITS`; otherwise, or in
-    the teams endgame (where play going on says something about several hands at once), a
-    Monte Carlo estimate with ``exact == False`` and standard errors (``belief.stderr(...)``),
-    from ``samples`` samples (seeded by ``seed``). With ``fallback=False`` such views raise
+    Exact (fractions) whenever the computation fits :data:`.exact.LIMITS` (the teams endgame
+    included, where play going on says some ask can still succeed); otherwise a Monte Carlo
+    estimate with ``exact == False`` and standard errors (``belief.stderr(...)``), from
+    ``samples`` samples (seeded by ``seed``). With ``fallback=False`` such views raise
     :class:`NotExact` instead. ``specific_card`` rules raise ``ValueError``: a "Go Fish!"
     there is about one card, and these probabilities are about ranks.
     """
     if view.rules.specific_card:
         raise ValueError("rules: specific_card asks are about single cards; these probabilities are about ranks")
-    try:
-        story = read(view)
-    except NotExact as why:
-        if not fallback:
-            raise
-        from .montecarlo import estimate
-
-        return estimate(view, samples=samples, seed=seed, reason=str(why))
+    story = read(view)
     try:
         counts = world_counts(story, len(view.ranks), view.rules.book_size)
     except TooBig as why:

@@ -35,82 +35,94 @@ def _dot_mod(a: np.ndarray, b: np.ndarray, p: float) -> np.ndarray:
     return out % p
 
 
-def _shifted(A: np.ndarray, S: int, smax: int) -> tuple[np.ndarray, int]:
-    """Hand matrices as one block matrix per prime, from (sum so far, Din) to (new sum, Dout).
+def _shifted(A: np.ndarray, tally: list, smax: int, bit: int):
+    """A hand's matrices as one block matrix per prime, from (tally, Din) to (new tally, Dout).
 
-    Block (s, s + x) is ``A[x]``: taking the hand adds its count x to the sum. Sums past
-    ``smax - 1`` are dropped (there are no such cards).
+    A tally is ``(cards of this rank held by the hands taken so far, team flags)``; taking a
+    hand with x cards adds x to the sum and, when x > 0, the hand's team ``bit`` to the flags.
+    Block (t, t') is ``A[x]`` for the x that leads from t to t'. Sums past ``smax - 1`` are
+    dropped (there are no such cards). Returns ``(M, new tally)``.
     """
     P, d, Din, Dout = A.shape
-    S2 = min(S + d - 1, smax)
-    M = np.zeros((P, S, Din, S2, Dout))
-    for s in range(S):
-        for x in range(min(d, S2 - s)):
-            M[:, s, :, s + x] = A[:, x]
-    return M, S2
+    index: dict = {}
+    moves = []
+    for i, (s, f) in enumerate(tally):
+        for x in range(min(d, smax - s)):
+            moves.append((i, x, index.setdefault((s + x, f | bit if x else f), len(index))))
+    M = np.zeros((P, len(tally), Din, len(index), Dout))
+    for i, x, j in moves:
+        M[:, i, :, j] = A[:, x]
+    return M, list(index)
 
 
-def _take(X: np.ndarray, q: int, A: np.ndarray, smax: int, p: np.ndarray) -> np.ndarray:
+def _take(X: np.ndarray, tally: list, q: int, A: np.ndarray, smax: int, p: np.ndarray, bit: int = 0):
     """Take hand ``q`` into a partial step: its index goes from ``Din`` to ``Dout``.
 
-    ``X`` is (P, D_0, ..., D_k-1, S): prime, one index per hand, and the cards of this rank
-    held by the hands taken so far. ``A`` is (P, d, Din, Dout). Returns the same with hand q's
-    index now ``Dout`` and its count added to the sum.
+    ``X`` is (P, D_0, ..., D_k-1, T): prime, one index per hand, and the tally (see
+    :func:`_shifted`) of the hands taken so far. ``A`` is (P, d, Din, Dout). Returns the same
+    with hand q's index now ``Dout`` and its count in the tally, and the new tally.
     """
-    P, S, Din, Dout = X.shape[0], X.shape[-1], A.shape[2], A.shape[3]
-    M, S2 = _shifted(A, S, smax)
-    # Each entry sums S * Din products under 2**42: exact in float64 below 2**53.
-    assert S * Din <= MAX_SUM_TERMS, "inner dimension too large for exact float64 sums"
+    P, T, Din, Dout = X.shape[0], X.shape[-1], A.shape[2], A.shape[3]
+    M, tally2 = _shifted(A, tally, smax, bit)
+    # Each entry sums up to T * Din products under 2**42; cut into chunks that stay below 2**53.
+    step = max(1, MAX_SUM_TERMS // Din)
+    assert Din <= MAX_SUM_TERMS, "inner dimension too large for exact float64 sums"
     rest = X.shape[1:1 + q] + X.shape[2 + q:-1]
-    out = np.empty((P,) + rest + (S2, Dout))
+    out = np.empty((P,) + rest + (len(tally2), Dout))
+    axes = ([q, X.ndim - 2], [1, 0])
     for k in range(P):
-        Z = np.tensordot(X[k], M[k], axes=([q, X.ndim - 2], [1, 0]))  # (rest..., S2 * Dout)
+        if T <= step:
+            Z = np.tensordot(X[k], M[k], axes=axes)  # (rest..., T2 * Dout)
+        else:
+            Z = sum(np.tensordot(X[k, ..., t:t + step], M[k, t:t + step], axes=axes) % p[k] for t in range(0, T, step))
         reduce_into(Z, out[k], p[k])
-    return np.moveaxis(out, -1, 1 + q)
+    return np.moveaxis(out, -1, 1 + q), tally2
 
 
-def _rank_step(E, tensors, factor, p, right=False):
-    """One rank of the sweep: sum over the hands' counts x, weighted by ``factor[sum x]``.
+def _rank_step(E, tensors, rank: "_Rank", p, right=False):
+    """One rank of the sweep: sum over the hands' counts x, weighted by the ocean's share.
 
     ``E`` is the environment (P, D1, ..., Dk) before the rank (after it, sweeping ``right``
     to left); returns the one on the other side.
     """
-    X = E[..., None]
+    X, tally = E[..., None], [(0, rank.flags)]
     for q, A in enumerate(tensors):
-        X = _take(X, q, A.transpose(0, 1, 3, 2) if right else A, factor.shape[1], p)
-    S = X.shape[-1]
+        X, tally = _take(X, tally, q, A.transpose(0, 1, 3, 2) if right else A, rank.smax, p, rank.bits[q])
+    w = rank.weights(tally)
     out = np.empty(X.shape[:-1])
     for k in range(len(p)):
-        # S <= 5 products under 2**42 each: the sum is exact before the one reduction
-        reduce_into(X[k] @ factor[k, :S], out[k], p[k])
+        # a few products under 2**42 each (one per tally): the sum is exact before the one reduction
+        reduce_into(X[k] @ w[k], out[k], p[k])
     return out
 
 
-def _rank_counts(E, F, tensors, factor, p):
+def _rank_counts(E, F, tensors, rank: "_Rank", p):
     """The worlds at one rank by each hand's count, and by the hands' total count.
 
     ``E`` and ``F`` are the environments on either side of the rank. Returns
     ``(by_seat, by_total)``: ``by_seat[q] = {x: residues (P,)}``, ``by_total = {n: residues}``.
     """
-    P, smax = len(p), factor.shape[1]
+    P = len(p)
     by_seat, by_total = [], {}
     for q, A in enumerate(tensors):
-        X = E[..., None]
+        X, tally = E[..., None], [(0, rank.flags)]
         for q2, A2 in enumerate(tensors):
             if q2 != q:
-                X = _take(X, q2, A2, smax, p)
+                X, tally = _take(X, tally, q2, A2, rank.smax, p, rank.bits[q2])
         d, Din, Dout = A.shape[1:]
-        S = X.shape[-1]
-        val = np.zeros((P, S, d))  # val[s, x]: the others hold s, hand q holds x (ocean not yet weighed)
+        T = X.shape[-1]
+        val = np.zeros((P, T, d))  # val[t, x]: the others tally t, hand q holds x (ocean not yet weighed)
         for j in range(P):
-            Xq = np.moveaxis(X[j], (X.ndim - 2, q), (0, 1)).reshape(S * Din, -1)
+            Xq = np.moveaxis(X[j], (X.ndim - 2, q), (0, 1)).reshape(T * Din, -1)
             Fq = np.moveaxis(F[j], q, 0).reshape(Dout, -1)
-            env = _dot_mod(Xq, np.ascontiguousarray(Fq.T), p[j]).reshape(S, Din * Dout)
+            env = _dot_mod(Xq, np.ascontiguousarray(Fq.T), p[j]).reshape(T, Din * Dout)
             val[j] = _dot_mod(env, np.ascontiguousarray(A[j].reshape(d, Din * Dout).T), p[j])
         seat = {}
         for x in range(d):
-            for s in range(min(S, smax - x)):
-                w = val[:, s, x] * factor[:, s + x] % p
+            for t, (s, f) in enumerate(tally):
+                if s + x >= rank.smax or not rank.allowed(f | rank.bits[q] if x else f):
+                    continue
+                w = val[:, t, x] * rank.factor[:, s + x] % p
                 seat[x] = (seat.get(x, 0) + w) % p
                 if q == 0:
                     by_total[s + x] = (by_total.get(s + x, 0) + w) % p
@@ -118,31 +130,78 @@ def _rank_counts(E, F, tensors, factor, p):
     return by_seat, by_total
 
 
-def count_worlds(hands, unseen, primes):
+class _Rank:
+    """What one rank's step needs: the ocean's share by the hands' total, and the team rule.
+
+    ``factor[:, n] = unseen! / (unseen - n)!`` is the ocean's share when the hands hold n of
+    the rank. With teams, ``bits[q]`` is hand q's team (one bit), ``flags`` the viewer's own
+    team bit when it holds the rank, and ``only_one_team`` keeps just the tallies where the
+    rank's holders are all on one team (no ask for it can succeed).
+    """
+
+    def __init__(self, unseen: int, primes, bits, flags: int = 0, only_one_team: bool = False):
+        self.factor = np.array([[falling(unseen, n) % q for n in range(unseen + 1)] for q in primes], dtype=np.float64)
+        self.smax = unseen + 1
+        self.bits, self.flags, self.only_one_team = bits, flags, only_one_team
+
+    def allowed(self, flags: int) -> bool:
+        return not (self.only_one_team and flags & (flags - 1))  # two teams or more hold it
+
+    def weights(self, tally) -> np.ndarray:
+        """(P, T): the ocean's share for each tally, 0 where the team rule rules it out."""
+        w = np.zeros((self.factor.shape[0], len(tally)))
+        for t, (s, f) in enumerate(tally):
+            if self.allowed(f):
+                w[:, t] = self.factor[:, s]
+        return w
+
+
+def _residues(hands, ranks: list, p):
+    """The world counts of :func:`count_worlds` as residues (P,), before CRT."""
+    P, R = len(p), len(ranks)
+    ones = np.ones((P,) + (1,) * len(hands))
+    left = [ones]
+    for s in range(R):
+        left.append(_rank_step(left[-1], [h.tensors[s] for h in hands], ranks[s], p))
+    right = [ones] * (R + 1)
+    for s in range(R - 1, -1, -1):
+        right[s] = _rank_step(right[s + 1], [h.tensors[s] for h in hands], ranks[s], p, right=True)
+    counts = [_rank_counts(left[s], right[s + 1], [h.tensors[s] for h in hands], ranks[s], p) for s in range(R)]
+    return left[R].reshape(P), counts
+
+
+def count_worlds(hands, unseen, primes, teams=None):
     """Exact world counts: the total, per hand and rank the counts by x, and per rank by ocean count.
 
     Returns ``(total, seat_counts, ocean_counts)`` with ``seat_counts[i][r] = {x: worlds}`` for
     ``hands[i]`` and ``ocean_counts[r] = {o: worlds}``, all Python ints (zero counts left out).
+
+    ``teams = (bits, flags, mode)`` adds the teams endgame (the ocean is empty): ``bits[i]``
+    is hand i's team (one bit each), ``flags[r]`` the viewer's team bit if it holds rank r, else 0;
+    mode ``"stalemate"`` keeps the worlds where no ask can succeed (every rank's holders on
+    one team), ``"going_on"`` the others: all worlds less the stalemates.
     """
     p = np.array(primes, dtype=np.float64)
-    P, R, k = len(primes), len(unseen), len(hands)
+    R, k = len(unseen), len(hands)
     if any(h.is_zero() for h in hands):  # some hand's history is impossible: no world at all
         return 0, [[{} for _ in range(R)] for _ in hands], [{} for _ in range(R)]
-    # factor[:, n] = unseen! / (unseen - n)!, the ocean's share when the hands hold n of the rank
-    factors = [np.array([[falling(u, n) % q for n in range(u + 1)] for q in primes], dtype=np.float64)
-               for u in unseen]
-    ones = np.ones((P,) + (1,) * k)
-    left = [ones]
-    for s in range(R):
-        left.append(_rank_step(left[-1], [h.tensors[s] for h in hands], factors[s], p))
-    right = [ones] * (R + 1)
-    for s in range(R - 1, -1, -1):
-        right[s] = _rank_step(right[s + 1], [h.tensors[s] for h in hands], factors[s], p, right=True)
-    total = crt(left[R].reshape(P), primes)
+    plain = [_Rank(u, primes, (0,) * k) for u in unseen]
+    if teams is None:
+        total, counts = _residues(hands, plain, p)
+    else:
+        bits, flags, mode = teams
+        stuck = _residues(hands, [_Rank(u, primes, bits, f, True) for u, f in zip(unseen, flags)], p)
+        if mode == "stalemate":
+            total, counts = stuck
+        else:
+            total, counts = _residues(hands, plain, p)
+            total = (total - stuck[0]) % p
+            counts = [([{x: (seat.get(x, 0) - stuck_seat.get(x, 0)) % p for x in seat} for seat, stuck_seat in zip(by_seat, stuck_by_seat)],
+                       {n: (w - stuck_total.get(n, 0)) % p for n, w in by_total.items()})
+                      for (by_seat, by_total), (stuck_by_seat, stuck_total) in zip(counts, stuck[1])]
     seat_counts = [[{} for _ in range(R)] for _ in hands]
     ocean_counts = [{} for _ in range(R)]
-    for s in range(R):
-        by_seat, by_total = _rank_counts(left[s], right[s + 1], [h.tensors[s] for h in hands], factors[s], p)
+    for s, (by_seat, by_total) in enumerate(counts):
         for q in range(k):
             for x, residues in sorted(by_seat[q].items()):
                 n = crt(residues, primes)
@@ -152,4 +211,4 @@ def count_worlds(hands, unseen, primes):
             n = crt(residues, primes)
             if n:
                 ocean_counts[s][unseen[s] - x] = n
-    return total, seat_counts, ocean_counts
+    return crt(total, primes), seat_counts, ocean_counts

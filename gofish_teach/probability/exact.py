@@ -153,5 +153,5 @@ def world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
         joint = max(joint, size)
     if joint > LIMITS["joint"]:
         raise TooBig(f"the hands together need {joint} states at one rank (limit {LIMITS['joint']})")
-    total, seat, ocean = count_worlds(hands, story.unseen, primes)
+    total, seat, ocean = count_worlds(hands, story.unseen, primes, story.teams)
     return Counts(total, seat, ocean)

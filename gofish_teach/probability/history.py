@@ -59,6 +59,12 @@ class Story:
         unseen: cards of each rank neither in the viewer's hand nor in books, now.
         ocean: cards left in the ocean.
         log2_worlds: an upper bound on log2 of the number of deck orders behind the view.
+        teams: the teams endgame, ``(team bit of each hidden seat, the viewer's team bit
+            for each rank it holds or 0, mode)``: with the ocean empty, play going on
+            (mode ``"going_on"``) says some ask can still succeed, and an end for want of
+            one (``"stalemate"``) says none can. That is about several hands at once, but
+            one rank at a time: no ask for a rank can succeed when its holders are all on
+            one team. ``None`` otherwise.
     """
 
     seats: list[int]
@@ -66,10 +72,11 @@ class Story:
     unseen: list[int] = field(default_factory=list)
     ocean: int = 0
     log2_worlds: float = 0.0
+    teams: tuple | None = None
 
 
 def read(view) -> Story:
-    """Turn ``view.events`` into per-seat operations; raise :class:`NotExact` when it cannot."""
+    """Turn ``view.events`` into per-seat operations; :class:`NotExact` for ``specific_card`` rules."""
     rules, me = view.rules, view.player
     if rules.specific_card:
         raise NotExact("specific_card asks: a Go Fish answer is about one card, not a rank")
@@ -81,7 +88,7 @@ def read(view) -> Story:
     mine, booked, sizes = [0] * R, [0] * R, [0] * view.n_players
     seen = [0] * R  # cards of each rank at deck positions the viewer saw turned over
     unsettled: set[int] = set()
-    ocean, last_ask = _DECK * R, None
+    ocean, last_ask, over = _DECK * R, None, None
 
     def caps():
         return tuple(min(b - 1, _DECK - mine[s] - booked[s]) for s in range(R))
@@ -157,12 +164,17 @@ def read(view) -> Story:
                 for q in seats:
                     if q != event.player:
                         ops[q].append(("none", s))
-        elif kind is GameOver and rules.teams and "ask can succeed" in event.reason:
-            raise NotExact("teams: the game ended because no ask could succeed, which is about several hands at once")
+        elif kind is GameOver:
+            over = event.reason
     for q in sorted(unsettled):
         ops[q].append(("cap", caps()))
-    if rules.teams and ocean == 0 and rules.end != "ocean_empty":
-        raise NotExact("teams with an empty ocean: the game going on says some ask can still succeed")
+    if rules.teams and not rules.bluff and ocean == 0 and rules.end != "ocean_empty":
+        # Only a successful ask changes anything now, so a world stuck earlier would be stuck
+        # still: what the view says is all about the hands as they are.
+        mode = "going_on" if over is None else "stalemate" if "ask can succeed" in over else None
+        if mode:
+            team = [1 << (q % (view.n_players // 2)) for q in range(view.n_players)]
+            story.teams = ([team[q] for q in seats], [team[me] if c else 0 for c in mine], mode)
     story.unseen = [_DECK - mine[s] - booked[s] for s in range(R)]
     story.ocean = ocean
     story.log2_worlds = log2_multinomial([_DECK - c for c in seen])

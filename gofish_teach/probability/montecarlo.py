@@ -4,15 +4,17 @@
 blocked Gibbs sampling over the hidden hands. A hand's conditional distribution given the
 others is exact and cheap: it is that hand's own posterior (:mod:`.pools`, float weights)
 with the other hands' cards taken out of the unseen totals. Each sweep redraws every hand.
+In the teams endgame a redrawn hand is kept only if the hands still fit the endgame's rule.
 
-:func:`estimate` (for histories the exact model does not follow: the teams endgame) is
-sequential importance sampling with resampling. Each sample is a whole hidden world — every
-other seat's hand and the ocean's make-up — followed through the view's events: a deal of
-the unseen cards at random, then every event either checks the sample (an ask says the asker
-holds the rank; "Go Fish!" says the target holds none; a gift says exactly how many; no book
-means no four of a kind) or moves cards (a hidden draw takes a card from the sample's ocean,
-among the ranks it may be, with the importance weight that restriction costs). Samples that
-contradict the view get weight 0; when few carry the weight, they are resampled.
+:func:`estimate` (an independent check on :func:`~gofish_teach.probability.posterior`: it
+samples deals and follows them, not hands) is sequential importance sampling with
+resampling. Each sample is a whole hidden world — every other seat's hand and the ocean's
+make-up — followed through the view's events: a deal of the unseen cards at random, then
+every event either checks the sample (an ask says the asker holds the rank; "Go Fish!" says
+the target holds none; a gift says exactly how many; no book means no four of a kind) or
+moves cards (a hidden draw takes a card from the sample's ocean, among the ranks it may be,
+with the importance weight that restriction costs). Samples that contradict the view get
+weight 0; when few carry the weight, they are resampled.
 
 The estimate averages several independent runs, and their spread gives standard errors
 (``belief.stderr("p_holds", 1, "Q")``). It is flagged ``exact = False``.
@@ -27,7 +29,7 @@ True
 """
 from __future__ import annotations
 
-from math import comb
+from math import comb, lgamma
 
 import numpy as np
 
@@ -271,6 +273,22 @@ class _HandSampler:
         self.groups = {k: np.array(v) for k, v in self.groups.items()}
         self.group_of = [keys[i] for i in range(len(keys))]
         self.binom = np.array([[comb(a, y) for y in range(8)] for a in range(64)], dtype=float)
+        self.log_fact = np.array([lgamma(n + 1) for n in range(64)])
+
+    def weight(self, counts) -> np.ndarray:
+        """``G(x)`` (float) for each row of ``counts`` (C, R): the hand's own weight, no ocean."""
+        counts = np.asarray(counts)
+        out = np.zeros(len(counts))
+        A, res = self.pooled, self.resolved
+        for start in range(0, len(counts), 16):  # a few chains at a time: (chains, cases, ranks) arrays
+            x = counts[start:start + 16]
+            fits = (x[:, None, res] == self.known[None, :, res]).all(axis=2) if res else np.ones((len(x), len(self.w)), bool)
+            y = x[:, None, A] - self.known[None, :, A]
+            fits &= (y >= 0).all(axis=2) & (y.sum(axis=2) == self.m[None, :])
+            ways = np.exp(self.log_fact[self.m][None, :] - self.log_fact[np.clip(y, 0, 63)].sum(axis=2))
+            out[start:start + 16] = (np.where(fits, ways, 0.0) * self.w[None, :]).sum(axis=1)
+        out[(counts > self.cap).any(axis=1)] = 0.0  # a hand never holds a whole book
+        return out
 
     def draw(self, unseen, rng):
         """One hand per chain; ``unseen`` is (C, R). Returns (C, R) counts, and a (C,) mask of chains with a hand."""
@@ -315,6 +333,64 @@ class _HandSampler:
         return hands, ok
 
 
+def _swap(hands, samplers, rule, rng) -> None:
+    """A Metropolis move that trades one card between two hidden hands, in every chain.
+
+    Redrawing one hand given the others cannot move cards between hands that the ocean does
+    not reach (when the ocean is empty, each hand is fixed by the others); trades can. A card
+    is picked at random from each hand and they change places; the move is accepted with
+    probability ``min(1, G1(x')G2(y') / (G1(x)G2(y)) * q(back) / q(forth))``.
+    """
+    C, k, R = hands.shape
+    q1, q2 = rng.choice(k, size=2, replace=False)
+    x, y = hands[:, q1], hands[:, q2]
+    n1, n2 = x.sum(axis=1), y.sum(axis=1)
+    live = (n1 > 0) & (n2 > 0)
+    a = np.minimum((np.cumsum(x, axis=1) <= (rng.random(C) * n1)[:, None]).sum(axis=1), R - 1)
+    b = np.minimum((np.cumsum(y, axis=1) <= (rng.random(C) * n2)[:, None]).sum(axis=1), R - 1)
+    live &= a != b
+    if not live.any():
+        return
+    rows = np.flatnonzero(live)
+    x2, y2 = x[rows].copy(), y[rows].copy()
+    a, b = a[rows], b[rows]
+    x2[np.arange(len(rows)), a] -= 1
+    x2[np.arange(len(rows)), b] += 1
+    y2[np.arange(len(rows)), b] -= 1
+    y2[np.arange(len(rows)), a] += 1
+    i = np.arange(len(rows))
+    forth = x[rows, a] * y[rows, b]  # the picks' chances, up to the hand sizes, which do not change
+    back = x2[i, b] * y2[i, a]
+    before = samplers[q1].weight(x[rows]) * samplers[q2].weight(y[rows])
+    after = samplers[q1].weight(x2) * samplers[q2].weight(y2)
+    ratio = np.where(before > 0, after * back / np.where(before > 0, before * forth, 1), 1.0)
+    proposed = hands[rows].copy()
+    proposed[:, q1], proposed[:, q2] = x2, y2
+    accept = (rng.random(len(rows)) < ratio) & rule(proposed)
+    hands[rows[accept], q1] = x2[accept]
+    hands[rows[accept], q2] = y2[accept]
+
+
+def _team_rule(teams, k: int, R: int):
+    """``rule(hands)`` -> (chains,) bool: which sets of hidden hands fit the teams endgame.
+
+    ``teams`` is :attr:`.history.Story.teams`; a rank is stuck when its holders are all on one
+    team, and a stalemate is every rank stuck. Without an endgame every set fits.
+    """
+    if teams is None:
+        return lambda hands: np.ones(len(hands), dtype=bool)
+    bits, flags, mode = teams
+    bits = np.array(bits, dtype=np.int64)[None, :, None]
+    flags = np.array(flags, dtype=np.int64)[None, :]
+
+    def rule(hands):
+        held = np.bitwise_or.reduce(np.where(hands > 0, bits, 0), axis=1) | flags  # (chains, R)
+        stalemate = ((held & (held - 1)) == 0).all(axis=1)
+        return stalemate if mode == "stalemate" else ~stalemate
+
+    return rule
+
+
 def sample_hands(view, story, samples: int = 20_000, seed: int = 0, reason: str = "",
                  chains: int = 100, burn: int = 20) -> Belief:
     """Blocked Gibbs sampling of every hidden hand at once; ``samples`` hand-sets after burn-in.
@@ -330,6 +406,7 @@ def sample_hands(view, story, samples: int = 20_000, seed: int = 0, reason: str 
     unseen = np.array(story.unseen)
     samplers = [_HandSampler(hand_cases(story, q, R, b), b - 1) for q in story.seats]
     k = len(samplers)
+    rule = _team_rule(story.teams, k, R)
     hands = np.zeros((chains, k, R), dtype=np.int64)
     alive = np.zeros(chains, dtype=bool)
     for _ in range(50):  # start every chain from a consistent deal
@@ -343,6 +420,7 @@ def sample_hands(view, story, samples: int = 20_000, seed: int = 0, reason: str 
             fresh[:, q], ok = h, ok & good
         hands[todo] = fresh
         alive[todo] = ok
+        alive[todo] &= rule(hands[todo])
     if not alive.any():
         raise ValueError("Monte Carlo found no consistent deal of the unseen cards")
     hands[~alive] = hands[np.flatnonzero(alive)[np.arange((~alive).sum()) % alive.sum()]]
@@ -352,7 +430,14 @@ def sample_hands(view, story, samples: int = 20_000, seed: int = 0, reason: str 
         for q, sampler in enumerate(samplers):
             others = hands.sum(axis=1) - hands[:, q]
             h, good = sampler.draw(unseen[None] - others, rng)
+            proposed = hands.copy()
+            proposed[:, q] = h
+            # the teams endgame: keep a draw only if the hands still fit it (Metropolis with
+            # the conditional without that rule as the proposal, which leaves it exact)
+            good &= rule(proposed)
             hands[good, q] = h[good]
+        for _ in range(k):
+            _swap(hands, samplers, rule, rng)
         if t >= burn:
             record[t - burn] = hands
     runs = []
