@@ -68,6 +68,15 @@ def test_known_cards_and_lacks_are_facts():
     assert facts.expected_count(1, "7") == 2 + (2 - Fraction(3 * 2, 44)) / 45
 
 
+def test_at_most_is_the_hypergeometric_cut_off():
+    """"At most one 7" in a hand of five: the hypergeometric for 0 and 1, renormalised."""
+    facts = Facts(hand="7 Q", hand_sizes={1: 5}, at_most={1: {"7": 1}}, books_laid=False)
+    N, K = 50, 3
+    kept = hypergeom.pmf(0, N, K, 5) + hypergeom.pmf(1, N, K, 5)
+    assert close(facts.count_distribution(1, "7")[1], hypergeom.pmf(1, N, K, 5) / kept)
+    assert Facts(hand="7 Q", hand_sizes={1: 5}, at_most={1: {"7": 0}}).count_distribution(1, "7") == {0: 1}
+
+
 def test_books_laid_rules_out_a_held_book():
     facts = Facts(hand="2", hand_sizes={1: 5})  # four Aces unseen
     assert facts.p_holds(1, "A", at_least=4) == 0
@@ -114,6 +123,10 @@ def test_small_deck_and_pairs():
     ({"hand": "7", "hand_sizes": {1: 5}, "ocean": 10}, "ocean"),
     ({"hand": "7", "hand_sizes": {1: 5}, "books": ["7"]}, "books"),
     ({"hand": "A", "hand_sizes": {1: 5}, "n_ranks": 3, "known": {1: ["K"]}}, "known[1]"),
+    ({"hand": "7", "hand_sizes": {1: 5}, "at_most": {1: ["Q"]}}, "at_most[1]"),
+    ({"hand": "7", "hand_sizes": {1: 5}, "at_most": {1: {"Q": -1}}}, "at_most[1]"),
+    ({"hand": "7", "hand_sizes": {1: 5}, "at_most": {2: {"Q": 1}}}, "at_most"),
+    ({"hand": "7", "hand_sizes": {1: 5}, "known": {1: ["Q", "Q"]}, "at_most": {1: {"Q": 1}}}, "at_most[1]"),
 ])
 def test_bad_facts_name_the_field(kwargs, field):
     with pytest.raises(ValueError, match=r"^" + field.replace("[", r"\[").replace("]", r"\]")):
@@ -139,3 +152,52 @@ def test_contradictory_facts_are_an_error():
     # three Aces in hand and the 2s booked: seat 1's two cards can only be the last Ace or 3s, and it lacks 3s
     with pytest.raises(ValueError, match="contradict"):
         Facts(hand="A A A", hand_sizes={1: 2}, lacks={1: ["3"]}, n_ranks=3, books=["2"])
+
+
+def _truth_fits(game, facts, viewer) -> bool:
+    for q in range(game.n_players):
+        if q == viewer:
+            continue
+        held = game.view(q).counts
+        for r, n in facts.known_cards.get(q, {}).items():
+            if held.get(r, 0) < n:
+                return False
+        for r in facts.lacks.get(q, ()):
+            if held.get(r, 0):
+                return False
+        for r, n in facts.at_most.get(q, {}).items():
+            if held.get(r, 0) > n:
+                return False
+    return True
+
+
+@pytest.mark.parametrize("preset", ["family", "pond", "bicycle", "classic"])
+def test_facts_from_a_view_are_true_of_the_hidden_hands(preset):
+    """Every fact read off a view holds in the real game, at every ask of random games, and the
+    real hands are possible under the facts."""
+    rng = np.random.default_rng(7)
+    stated = 0
+    for seed in range(6):
+        n = 2 + seed % 3
+        game = Game(Rules.preset(preset), n, seed=seed)
+        while not game.is_over:
+            viewer = int(rng.integers(n))
+            facts = Facts.from_view(game.view(viewer))
+            assert _truth_fits(game, facts, viewer), (preset, seed, facts.known_cards, facts.lacks, facts.at_most)
+            for q in facts.seats:
+                for r, c in game.view(q).counts.items():
+                    assert facts.count_distribution(q, r).get(c, 0) > 0
+            stated += bool(facts.known_cards or facts.lacks or facts.at_most)
+            asks = game.view(game.current_player).legal_asks()
+            game.ask(*asks[int(rng.integers(len(asks)))])
+    assert stated > 100
+
+
+def test_facts_from_a_view_right_after_the_deal_are_the_posterior():
+    game = Game(Rules.preset("pond"), 3, seed=4)
+    view = game.view(1)
+    facts, post = Facts.from_view(view), posterior(view)
+    assert not (facts.known_cards or facts.lacks or facts.at_most)
+    for q in (0, 2, "ocean"):
+        for r in view.ranks:
+            assert facts.count_distribution(q, r) == post.count_distribution(q, r)

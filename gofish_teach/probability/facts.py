@@ -69,13 +69,15 @@ class Facts(Belief):
         books: ranks laid down as books by anyone, one entry per book (or ``{seat: ranks}``).
         known: ``{seat: ranks}`` cards known to be in that seat's hand.
         lacks: ``{seat: ranks}`` ranks that seat holds none of.
+        at_most: ``{seat: {rank: n}}`` that seat holds no more than n of the rank (its known
+            cards included), e.g. it said "Go Fish!" to 7s and has drawn one card since.
         ocean: the ocean's size; computed from the rest when not given (and checked when given).
         n_ranks, book_size: the deck (or take both from ``rules``).
         books_laid: no hand holds a whole book (true in play); False for textbook counting.
         me: your seat number.
     """
 
-    def __init__(self, hand, hand_sizes, books=(), known=None, lacks=None, ocean=None, *,
+    def __init__(self, hand, hand_sizes, books=(), known=None, lacks=None, ocean=None, at_most=None, *,
                  n_ranks: int = 13, book_size: int = 4, rules=None, books_laid: bool = True, me: int = 0):
         if rules is not None:
             n_ranks, book_size = rules.n_ranks, rules.book_size
@@ -93,7 +95,8 @@ class Facts(Belief):
         sizes = self._sizes(hand_sizes, me)
         known_by = {q: _ranks_of(cards, f"known[{q}]", ranks) for q, cards in (known or {}).items()}
         lacks_by = {q: set(_ranks_of(rs, f"lacks[{q}]", ranks)) for q, rs in (lacks or {}).items()}
-        for field, by in (("known", known_by), ("lacks", lacks_by)):
+        most_by = {q: self._bounds(bounds, q, ranks) for q, bounds in (at_most or {}).items()}
+        for field, by in (("known", known_by), ("lacks", lacks_by), ("at_most", most_by)):
             for q in by:
                 if q not in sizes:
                     raise ValueError(f"{field}: seat {q!r} is not one of the other seats {sorted(sizes)} in hand_sizes")
@@ -114,6 +117,9 @@ class Facts(Belief):
                 if k[r]:
                     raise ValueError(f"lacks[{q}]: seat {q} is known to hold {name(r)}s, so cannot lack them")
             for r, c in k.items():
+                if c > most_by.get(q, {}).get(r, c):
+                    raise ValueError(f"at_most[{q}]: seat {q} is known to hold {c} {plural(r)}, more than "
+                                     f"at most {most_by[q][r]}")
                 if c > cap:
                     raise ValueError(f"known[{q}]: {c} {plural(r)} would be a whole book, laid down at once")
         free = sum(unseen) - sum(sizes.values())
@@ -122,13 +128,98 @@ class Facts(Belief):
                              f"{sum(unseen)} are neither yours nor in books")
         if ocean is not None and ocean != free:
             raise ValueError(f"ocean: {ocean} cards do not fit the rest of the facts, which leave {free}")
-        self._setup = (ranks, unseen, sizes, known_by, lacks_by, cap, free)
+        self._setup = (ranks, unseen, sizes, known_by, lacks_by, most_by, cap, free)
         counts = _count(*self._setup)
         self._total = counts.total
         seats = sorted(sizes)
         built = from_counts(counts, ranks, seats, unseen, free, {me: dict(mine)})
         super().__init__(built.ranks, built.seats, built.ocean, built.ocean_size, built.known)
         self.me = me
+        # the facts as stated, for reading back (``known`` is taken: it holds your own hand)
+        self.known_cards = {q: dict(c) for q, c in known_by.items() if +c}
+        self.lacks = {q: sorted(rs, key=ranks.index) for q, rs in lacks_by.items() if rs}
+        self.at_most = {q: m for q, m in most_by.items() if m}
+
+    @classmethod
+    def from_view(cls, view) -> "Facts":
+        """The facts a careful note-taker at ``view.player``'s seat could state, read off its view.
+
+        For each other seat: the cards known to be in its hand (it asked for a rank, so holds
+        one; it was given cards, or showed a lucky draw), and how many of a rank it holds at
+        most (none after "Go Fish!" or giving the rank away, one more for each card drawn
+        unseen since). A fresh hand wipes what was known. What this leaves out is *where* a
+        drawn card came from: an ocean you also know something about. That is where it and
+        :func:`~gofish_teach.probability.posterior` part.
+
+        >>> from gofish_teach import Game, Rules
+        >>> from gofish_teach.probability import posterior
+        >>> game = Game(Rules.preset("pond"), n_players=2, seed=3)
+        >>> _ = game.ask(1, "A")  # "Go Fish!": player 1 has no Aces; player 0 draws
+        >>> _ = game.ask(0, "Q")  # player 1 asks for Queens: player 0 has none, so player 1 draws
+        >>> facts = Facts.from_view(game.view(0))
+        >>> facts.at_most
+        {1: {'A': 1}}
+        >>> facts.p_holds(1, "Q"), facts.p_holds(1, "A")    # "at most one Ace", anywhere in the hand
+        (Fraction(1, 1), Fraction(37295, 131706))
+        >>> posterior(game.view(0)).p_holds(1, "A")          # only the one card drawn can be an Ace
+        Fraction(193389, 2459137)
+
+        That is 0.283 against 0.079: five of player 1's six cards were in its hand when it
+        said "Go Fish!" to Aces, and only the card it drew since can be one.
+        """
+        if view.rules.specific_card:
+            raise ValueError("rules: specific_card asks are about single cards; these facts are about ranks")
+        b = view.rules.book_size
+        others = [q for q in range(view.n_players) if q != view.player]
+        known = {q: Counter() for q in others}
+        most = {q: {} for q in others}  # rank -> most cards of it; no entry: no bound
+        sizes = [0] * view.n_players
+        last_ask = None
+
+        def add(q, rank, k):
+            if q in known:
+                known[q][rank] += k
+                if rank in most[q]:
+                    most[q][rank] += k
+
+        for event in view.events:
+            kind = type(event).__name__
+            q = getattr(event, "player", None)
+            if kind == "Deal":
+                sizes[q] += event.count
+            elif kind == "Ask":
+                last_ask = event
+                if q in known and not view.rules.bluff:
+                    known[q][event.rank] = max(known[q][event.rank], 1)
+            elif kind in ("GoFish", "Give") and q in known:
+                known[q][event.rank], most[q][event.rank] = 0, 0
+            if kind == "Give":
+                add(event.to, event.rank, event.count)
+                sizes[q] -= event.count
+                sizes[event.to] += event.count
+            elif kind == "Draw":
+                if event.lucky:
+                    add(q, event.cards[0].rank, 1)
+                elif q in known and sizes[q] == 0:
+                    known[q].clear()
+                    most[q].clear()
+                elif q in known:
+                    asked = last_ask.rank if event.source == "fish" and last_ask and last_ask.player == q else None
+                    # an unseen card may be of any rank but the one just asked for (that is shown)
+                    most[q] = {r: n + (r != asked) for r, n in most[q].items()}
+                sizes[q] += event.count
+            elif kind == "Book":
+                sizes[q] -= b
+                if q in known:
+                    known[q][event.rank] = max(0, known[q][event.rank] - b)
+                    if event.rank in most[q]:
+                        most[q][event.rank] -= b
+        return cls(hand=[c.rank for c in view.hand], hand_sizes={q: view.hand_sizes[q] for q in others},
+                   books={q: list(view.books[q]) for q in range(view.n_players)},
+                   known={q: list(c.elements()) for q, c in known.items()},
+                   lacks={q: sorted(r for r, n in most[q].items() if n == 0) for q in others},
+                   at_most={q: {r: n for r, n in most[q].items() if 0 < n < b - 1} for q in others},
+                   rules=view.rules, me=view.player)
 
     def p_hand(self, player, counts: dict) -> Fraction:
         """P(``player`` holds exactly ``counts[rank]`` cards of each rank listed), e.g. ``{"Q": 2, "K": 0}``."""
@@ -141,6 +232,18 @@ class Facts(Belief):
                 raise ValueError(f"counts: {rank!r} needs a whole number of cards, not {c!r}")
             fixed[self.ranks.index(self._rank(rank))] = c
         return Fraction(_count(*self._setup, fixed={player: fixed}).total, self._total)
+
+    @staticmethod
+    def _bounds(bounds, q, ranks) -> dict:
+        if not isinstance(bounds, dict):
+            raise ValueError(f"at_most[{q}]: give {{rank: most cards}}, e.g. {{'7': 1}}, not {bounds!r}")
+        out = {}
+        for rank, n in bounds.items():
+            (label,) = _ranks_of([rank], f"at_most[{q}]", ranks)
+            if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+                raise ValueError(f"at_most[{q}]: {label!r} needs a whole number of cards, not {n!r}")
+            out[label] = n
+        return out
 
     @staticmethod
     def _sizes(hand_sizes, me) -> dict:
@@ -163,7 +266,7 @@ class Facts(Belief):
         return f"<Facts about seats {sorted(self.seats)} and the ocean ({self.ocean_size} cards)>"
 
 
-def _count(ranks, unseen, sizes, known_by, lacks_by, cap, ocean, fixed=None) -> Counts:
+def _count(ranks, unseen, sizes, known_by, lacks_by, most_by, cap, ocean, fixed=None) -> Counts:
     """Exact placement counts: each hand a pool of open slots (plus its known cards), then the ocean.
 
     ``fixed[seat][rank index] = count`` keeps only placements giving that seat exactly that count.
@@ -181,7 +284,8 @@ def _count(ranks, unseen, sizes, known_by, lacks_by, cap, ocean, fixed=None) -> 
         for s, r in enumerate(ranks):
             if known_by.get(q, Counter())[r]:
                 hand.receive(s, known_by[q][r])
-        hand.cap([min(cap, u) for u in unseen])
+        most = most_by.get(q, {})
+        hand.cap([min(cap, u, most.get(r, cap)) for r, u in zip(ranks, unseen)])
         for s, c in (fixed or {}).get(q, {}).items():
             hand.relabel(s, [None] * c + [c])
         hand.compress()
