@@ -21,18 +21,29 @@ from __future__ import annotations
 
 import numpy as np
 
-from .modular import MAX_SUM_TERMS, crt, falling, reduce_into
+from .modular import MAX_SUM_TERMS, crt, falling, reduce_each, reduce_into
 
 
-def _dot_mod(a: np.ndarray, b: np.ndarray, p: float) -> np.ndarray:
-    """``a @ b`` modulo ``p`` for residues below ``p`` < 2**21: inner sums cut into exact chunks."""
-    n = a.shape[1]
-    if n <= MAX_SUM_TERMS:
-        return (a @ b) % p
-    out = np.zeros((a.shape[0], b.shape[1]))
-    for j in range(0, n, MAX_SUM_TERMS):
-        out += (a[:, j:j + MAX_SUM_TERMS] @ b[j:j + MAX_SUM_TERMS]) % p
-    return out % p
+#: Below this many multiply-adds per prime, one stacked product over all primes beats a
+#: product per prime (the per-call overhead dominates); above it, per-prime BLAS calls win.
+_STACKED = 100_000
+
+
+def _matmul_mod(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """``a[k] @ b[k]`` modulo ``p[k]`` for every prime k, exactly.
+
+    Residues are below ``p`` < 2**21, so each product is below 2**42 and a sum of up to
+    :data:`~.modular.MAX_SUM_TERMS` of them is an exact float64; longer sums are cut there.
+    """
+    P, m, n = a.shape
+    l = b.shape[2]
+    if n <= MAX_SUM_TERMS and m * n * l <= _STACKED:
+        return reduce_each(np.matmul(a, b), p)
+    out = np.zeros((P, m, l))
+    for k in range(P):
+        for j in range(0, n, MAX_SUM_TERMS):
+            out[k] += reduce_each((a[k, :, j:j + MAX_SUM_TERMS] @ b[k, j:j + MAX_SUM_TERMS])[None], p[k:k + 1])[0]
+    return reduce_each(out, p) if n > MAX_SUM_TERMS else out
 
 
 def _shifted(A: np.ndarray, tally: list, smax: int, bit: int):
@@ -64,18 +75,16 @@ def _take(X: np.ndarray, tally: list, q: int, A: np.ndarray, smax: int, p: np.nd
     """
     P, T, Din, Dout = X.shape[0], X.shape[-1], A.shape[2], A.shape[3]
     M, tally2 = _shifted(A, tally, smax, bit)
-    # Each entry sums up to T * Din products under 2**42; cut into chunks that stay below 2**53.
-    step = max(1, MAX_SUM_TERMS // Din)
-    assert Din <= MAX_SUM_TERMS, "inner dimension too large for exact float64 sums"
     rest = X.shape[1:1 + q] + X.shape[2 + q:-1]
-    out = np.empty((P,) + rest + (len(tally2), Dout))
-    axes = ([q, X.ndim - 2], [1, 0])
+    T2 = len(tally2)
+    if X[0].size * T2 * Dout <= _STACKED or T * Din > MAX_SUM_TERMS:
+        Xr = np.moveaxis(X, 1 + q, -1).reshape(P, -1, T * Din)  # (prime, rest, tally x hand q)
+        Z = _matmul_mod(Xr, M.reshape(P, T * Din, -1), p)
+        return np.moveaxis(Z.reshape((P,) + rest + (T2, Dout)), -1, 1 + q), tally2
+    # Big: one prime at a time, so that each rearranged copy is still in cache for its product.
+    out = np.empty((P,) + rest + (T2, Dout))
     for k in range(P):
-        if T <= step:
-            Z = np.tensordot(X[k], M[k], axes=axes)  # (rest..., T2 * Dout)
-        else:
-            Z = sum(np.tensordot(X[k, ..., t:t + step], M[k, t:t + step], axes=axes) % p[k] for t in range(0, T, step))
-        reduce_into(Z, out[k], p[k])
+        reduce_into(np.tensordot(X[k], M[k], axes=([q, X.ndim - 2], [1, 0])), out[k], p[k])
     return np.moveaxis(out, -1, 1 + q), tally2
 
 
@@ -111,12 +120,18 @@ def _rank_counts(E, F, tensors, rank: "_Rank", p):
                 X, tally = _take(X, tally, q2, A2, rank.smax, p, rank.bits[q2])
         d, Din, Dout = A.shape[1:]
         T = X.shape[-1]
-        val = np.zeros((P, T, d))  # val[t, x]: the others tally t, hand q holds x (ocean not yet weighed)
-        for j in range(P):
-            Xq = np.moveaxis(X[j], (X.ndim - 2, q), (0, 1)).reshape(T * Din, -1)
-            Fq = np.moveaxis(F[j], q, 0).reshape(Dout, -1)
-            env = _dot_mod(Xq, np.ascontiguousarray(Fq.T), p[j]).reshape(T, Din * Dout)
-            val[j] = _dot_mod(env, np.ascontiguousarray(A[j].reshape(d, Din * Dout).T), p[j])
+        # hand q's environment: everything at this rank but its own matrices, closed on both sides;
+        # then val[t, x]: the others tally t, hand q holds x (the ocean not yet weighed)
+        if X[0].size * Dout <= _STACKED:
+            Xq = np.moveaxis(X, (X.ndim - 1, 1 + q), (1, 2)).reshape(P, T * Din, -1)
+            Fq = np.moveaxis(F, 1 + q, -1).reshape(P, -1, Dout)
+            env = _matmul_mod(Xq, Fq, p).reshape(P, T, Din * Dout)
+        else:  # big: one prime at a time, each rearranged copy still in cache for its product
+            env = np.concatenate([
+                _matmul_mod(np.moveaxis(X[j], (X.ndim - 2, q), (0, 1)).reshape(1, T * Din, -1),
+                            np.moveaxis(F[j], q, -1).reshape(1, -1, Dout), p[j:j + 1])
+                for j in range(P)]).reshape(P, T, Din * Dout)
+        val = _matmul_mod(env, A.reshape(P, d, Din * Dout).transpose(0, 2, 1), p)
         seat = {}
         for x in range(d):
             for t, (s, f) in enumerate(tally):

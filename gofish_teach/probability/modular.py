@@ -111,3 +111,20 @@ def reduce_into(a: np.ndarray, out: np.ndarray, p: float) -> np.ndarray:
     """
     _reduce_flat(np.ascontiguousarray(a).reshape(-1), out.reshape(-1), float(p))
     return out
+
+
+@njit(cache=True)
+def _reduce_rows(a, p):
+    for k in range(a.shape[0]):
+        _reduce_flat(a[k], a[k], p[k])
+
+
+def reduce_each(a: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """``a[k] %= p[k]`` in place for each prime k (float64 integers in [0, 2**53)); returns ``a``.
+
+    >>> reduce_each(np.array([[7.0, 12.0], [7.0, 12.0]]), np.array([5.0, 3.0])).tolist()
+    [[2.0, 2.0], [1.0, 0.0]]
+    """
+    a = np.ascontiguousarray(a)
+    _reduce_rows(a.reshape(a.shape[0], -1), np.asarray(p, dtype=np.float64))
+    return a
