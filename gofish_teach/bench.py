@@ -139,7 +139,7 @@ def bench_probability(quick: bool) -> list[str]:
                 game.ask(*random_ask(view, rng))
         w, c = np.array(warm) * 1e3, np.array(cold) * 1e3
         lines.append(f"  {name} {n} players: median {np.median(w):6.1f} ms, p99 {np.percentile(w, 99):7.1f} ms, "
-                     f"exact at {exact_points / len(w):6.1%} of {len(w)} points "
+                     f"exact at {exact_points:,} of {len(w):,} points ({exact_points / len(w):.2%}) "
                      f"(from scratch: median {np.median(c):.1f} ms, p99 {np.percentile(c, 99):.1f} ms)")
     return lines
 

@@ -89,14 +89,17 @@ def test_four_players_match_brute_force():
         run_games(preset, seed=20 + k, games=3, players=(4,))
 
 
-def test_teams_match_brute_force_to_the_end():
+@pytest.mark.parametrize("bluff", [False, True], ids=["asks-tell", "bluff"])
+def test_teams_match_brute_force_to_the_end(bluff):
     """Teams, the endgame included: with the ocean empty, play going on says some ask can still
-    succeed (some rank is held on both teams), and a stalemate end says none can."""
+    succeed (some rank is held on both teams), and a stalemate end says none can. (With
+    bluffing, whether an ask can succeed depends only on hand sizes, which are public.)"""
     endgame = 0
     for k, preset in enumerate(PRESETS):
-        rng = np.random.default_rng(30 + k)
+        rng = np.random.default_rng(30 + k + 10 * bluff)
         for _ in range(4):
-            rules = Rules.preset(preset).replace(n_ranks=int(rng.integers(3, 5)), hand_size=int(rng.integers(2, 4)), teams=True)
+            rules = Rules.preset(preset).replace(n_ranks=int(rng.integers(3, 5)), hand_size=int(rng.integers(2, 4)),
+                                                 teams=True, bluff=bluff)
             game = random_game(rules, 4, rng)
             points, wrong = mismatches(game)
             assert not wrong, f"{preset} teams: " + "\n".join(wrong[:3])
