@@ -14,6 +14,11 @@ leaving one hand out of its step: what is left, closed with both environments, i
 hand's own matrix's "environment", and one product with each of its count's matrices gives
 the worlds by that count.
 
+The teams endgame (the ocean is empty; see :class:`~.history.Story`) is a rule about one
+rank at a time, so the same sweep follows it: the tally also carries which teams hold the
+rank, and a stalemate (every rank held by one team at most) is counted with the mixed
+tallies left out. "Play goes on" is then all worlds less the stalemates.
+
 Everything is done modulo each prime (:mod:`.modular`), as float64 matrix products (BLAS)
 whose sums stay below 2**53, and put together by CRT at the end.
 """
