@@ -47,8 +47,9 @@ def _matmul_mod(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> np.ndarray:
     out = np.zeros((P, m, l))
     for k in range(P):
         for j in range(0, n, MAX_SUM_TERMS):
-            out[k] += reduce_each((a[k, :, j:j + MAX_SUM_TERMS] @ b[k, j:j + MAX_SUM_TERMS])[None], p[k:k + 1])[0]
-    return reduce_each(out, p) if n > MAX_SUM_TERMS else out
+            part = a[k, :, j:j + MAX_SUM_TERMS] @ b[k, j:j + MAX_SUM_TERMS]
+            out[k] += reduce_into(part, part, p[k])
+    return reduce_each(out, p)
 
 
 def _shifted(A: np.ndarray, tally: list, smax: int, bit: int):
@@ -190,6 +191,11 @@ def _residues(hands, ranks: list, p):
     return left[R].reshape(P), counts
 
 
+def _less(counts: dict, part: dict, p) -> dict:
+    """``counts - part`` key by key, as residues (``part``'s keys are among ``counts``')."""
+    return {x: (w - part.get(x, 0)) % p for x, w in counts.items()}
+
+
 def count_worlds(hands, unseen, primes, teams=None):
     """Exact world counts: the total, per hand and rank the counts by x, and per rank by ocean count.
 
@@ -216,8 +222,8 @@ def count_worlds(hands, unseen, primes, teams=None):
         else:
             total, counts = _residues(hands, plain, p)
             total = (total - stuck[0]) % p
-            counts = [([{x: (seat.get(x, 0) - stuck_seat.get(x, 0)) % p for x in seat} for seat, stuck_seat in zip(by_seat, stuck_by_seat)],
-                       {n: (w - stuck_total.get(n, 0)) % p for n, w in by_total.items()})
+            counts = [([_less(seat, stuck_seat, p) for seat, stuck_seat in zip(by_seat, stuck_by_seat)],
+                       _less(by_total, stuck_total, p))
                       for (by_seat, by_total), (stuck_by_seat, stuck_total) in zip(counts, stuck[1])]
     seat_counts = [[{} for _ in range(R)] for _ in hands]
     ocean_counts = [{} for _ in range(R)]

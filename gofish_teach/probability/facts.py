@@ -28,9 +28,11 @@ from fractions import Fraction
 from math import comb, lgamma, log
 
 from ..cards import SUITS, Card, name, normalize_rank, plural, ranks_for
+from ..events import Ask, Book, Deal, Draw, GoFish, Give
 from .answers import Belief, from_counts
 from .contract import count_worlds
 from .exact import Counts
+from .history import fished_for
 from .hands import Hand
 from .modular import primes_for_bits
 
@@ -183,32 +185,31 @@ class Facts(Belief):
                     most[q][rank] += k
 
         for event in view.events:
-            kind = type(event).__name__
+            kind = type(event)
             q = getattr(event, "player", None)
-            if kind == "Deal":
+            if kind is Deal:
                 sizes[q] += event.count
-            elif kind == "Ask":
+            elif kind is Ask:
                 last_ask = event
                 if q in known and not view.rules.bluff:
                     known[q][event.rank] = max(known[q][event.rank], 1)
-            elif kind in ("GoFish", "Give") and q in known:
+            elif (kind is GoFish or kind is Give) and q in known:
                 known[q][event.rank], most[q][event.rank] = 0, 0
-            if kind == "Give":
+            if kind is Give:
                 add(event.to, event.rank, event.count)
                 sizes[q] -= event.count
                 sizes[event.to] += event.count
-            elif kind == "Draw":
+            elif kind is Draw:
                 if event.lucky:
                     add(q, event.cards[0].rank, 1)
                 elif q in known and sizes[q] == 0:
                     known[q].clear()
                     most[q].clear()
                 elif q in known:
-                    asked = last_ask.rank if event.source == "fish" and last_ask and last_ask.player == q else None
-                    # an unseen card may be of any rank but the one just asked for (that is shown)
+                    asked = fished_for(event, last_ask)  # an unseen card may be any other rank
                     most[q] = {r: n + (r != asked) for r, n in most[q].items()}
                 sizes[q] += event.count
-            elif kind == "Book":
+            elif kind is Book:
                 sizes[q] -= b
                 if q in known:
                     known[q][event.rank] = max(0, known[q][event.rank] - b)

@@ -75,6 +75,14 @@ class Story:
     teams: tuple | None = None
 
 
+def fished_for(draw, last_ask) -> str | None:
+    """The rank a hidden draw after "Go Fish!" cannot be: the one just asked for (drawing it
+    would have been shown as a lucky draw). ``None`` for any other draw."""
+    if draw.source == "fish" and last_ask is not None and last_ask.player == draw.player:
+        return last_ask.rank
+    return None
+
+
 def read(view) -> Story:
     """Turn ``view.events`` into per-seat operations; :class:`NotExact` for ``specific_card`` rules."""
     rules, me = view.rules, view.player
@@ -146,7 +154,7 @@ def read(view) -> Story:
             elif sizes[q] == 0 and count > 1:
                 ops[q].append(("deal", count, allowed()))  # a new hand: nothing was left to remember
             else:
-                asked = last_ask.rank if event.source == "fish" and last_ask and last_ask.player == q else None
+                asked = fished_for(event, last_ask)
                 mask = allowed(index[asked] if asked else None)
                 ops[q].extend(("draw", mask) for _ in range(count))
             sizes[q] += count
@@ -173,7 +181,7 @@ def read(view) -> Story:
         # still: what the view says is all about the hands as they are.
         mode = "going_on" if over is None else "stalemate" if "ask can succeed" in over else None
         if mode:
-            team = [1 << (q % (view.n_players // 2)) for q in range(view.n_players)]
+            team = [1 << min(q, rules.partner(q, view.n_players)) for q in range(view.n_players)]
             story.teams = ([team[q] for q in seats], [team[me] if c else 0 for c in mine], mode)
     story.unseen = [_DECK - mine[s] - booked[s] for s in range(R)]
     story.ocean = ocean

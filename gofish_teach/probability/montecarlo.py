@@ -36,6 +36,7 @@ import numpy as np
 from ..cards import SUITS
 from ..events import Ask, Book, Deal, Draw, GameOver, GoFish, Give
 from .answers import Belief
+from .history import fished_for
 
 _DECK = len(SUITS)
 RUNS = 25  # independent runs an estimate averages; their spread gives its standard error
@@ -207,7 +208,8 @@ def _run(view, n, rng):
             elif e.count > 1:
                 worlds.take(e.player, e.count)
             else:
-                excluded = index[last_ask.rank] if e.source == "fish" and last_ask is not None and last_ask.player == e.player else None
+                asked = fished_for(e, last_ask)
+                excluded = index[asked] if asked else None
                 books = []
                 for later in events[k + 1:]:
                     if type(later) is not Book or later.player != e.player:
@@ -352,13 +354,13 @@ def _swap(hands, samplers, rule, rng) -> None:
     if not live.any():
         return
     rows = np.flatnonzero(live)
+    i = np.arange(len(rows))
     x2, y2 = x[rows].copy(), y[rows].copy()
     a, b = a[rows], b[rows]
-    x2[np.arange(len(rows)), a] -= 1
-    x2[np.arange(len(rows)), b] += 1
-    y2[np.arange(len(rows)), b] -= 1
-    y2[np.arange(len(rows)), a] += 1
-    i = np.arange(len(rows))
+    x2[i, a] -= 1
+    x2[i, b] += 1
+    y2[i, b] -= 1
+    y2[i, a] += 1
     forth = x[rows, a] * y[rows, b]  # the picks' chances, up to the hand sizes, which do not change
     back = x2[i, b] * y2[i, a]
     before = samplers[q1].weight(x[rows]) * samplers[q2].weight(y[rows])
@@ -371,7 +373,7 @@ def _swap(hands, samplers, rule, rng) -> None:
     hands[rows[accept], q2] = y2[accept]
 
 
-def _team_rule(teams, k: int, R: int):
+def _team_rule(teams):
     """``rule(hands)`` -> (chains,) bool: which sets of hidden hands fit the teams endgame.
 
     ``teams`` is :attr:`.history.Story.teams`; a rank is stuck when its holders are all on one
@@ -406,7 +408,7 @@ def sample_hands(view, story, samples: int = 20_000, seed: int = 0, reason: str 
     unseen = np.array(story.unseen)
     samplers = [_HandSampler(hand_cases(story, q, R, b), b - 1) for q in story.seats]
     k = len(samplers)
-    rule = _team_rule(story.teams, k, R)
+    rule = _team_rule(story.teams)
     hands = np.zeros((chains, k, R), dtype=np.int64)
     alive = np.zeros(chains, dtype=bool)
     for _ in range(50):  # start every chain from a consistent deal
@@ -419,8 +421,7 @@ def sample_hands(view, story, samples: int = 20_000, seed: int = 0, reason: str 
             h, good = sampler.draw(unseen[None] - fresh.sum(axis=1), rng)
             fresh[:, q], ok = h, ok & good
         hands[todo] = fresh
-        alive[todo] = ok
-        alive[todo] &= rule(hands[todo])
+        alive[todo] = ok & rule(fresh)
     if not alive.any():
         raise ValueError("Monte Carlo found no consistent deal of the unseen cards")
     hands[~alive] = hands[np.flatnonzero(alive)[np.arange((~alive).sum()) % alive.sum()]]
