@@ -24,9 +24,11 @@ doubles are bit for bit NumPy's, which ``tests/test_fast.py`` checks against Num
 >>> bool((mine == [np.random.default_rng(int(s)).random(3) for s in seeds]).all())
 True
 
-Playing a batch (card code = ``rank_index * 4 + suit_index``, row 0 of a deck is its top):
+Playing a batch (card code = ``rank_index * CARDS_PER_RANK + suit_index``, row 0 of a deck is
+its top), and the same game played by the readable engine:
 
 >>> from gofish_teach import Rules
+>>> from gofish_teach.simulate import play_game_readable
 >>> rules = Rules.preset("pond")
 >>> decks = np.stack([np.random.default_rng(g).permutation(52) for g in range(3)])
 >>> out = play_games(["memory", "random", "random", "random"], rules, decks, np.arange(3, dtype=np.uint64))
@@ -54,22 +56,25 @@ from typing import Sequence
 import numpy as np
 from numba import njit
 
-from .cards import SUITS, Card
-from .game import Game
-from .rules import Rules
-from .strategies import GameTooLong, get_strategy, play_out, strategy_name
+from .rules import EMPTY_HAND_RULES, END_RULES, Rules
+from .simulate import CARDS_PER_RANK, FAST_STRATEGIES, MAX_ASKS, GameTooLong, fast_path_plays
 
-#: The strategies compiled here, by name; the index is the code the compiled loop uses.
-FAST_STRATEGIES: tuple[str, ...] = ("random", "memory", "most_held")
-_RANDOM, _MEMORY, _MOST_HELD = 0, 1, 2
-#: Default safety cap on the asks of one game (built-in strategies need a few hundred at most).
-MAX_ASKS = 10_000
-_EMPTY_HAND = {"new_hand": 0, "draw_one_play": 1, "draw_one_pass": 2}
-_END = {"all_books": 0, "empty_hand_and_ocean": 1, "ocean_empty": 2}
-
-
-
-
+# The compiled loop cannot take strings, so every choice the rules and the lineup make is
+# passed as a small int; these names say which. (numba reads module-level ints as constants.)
+#: Strategy codes: the index in FAST_STRATEGIES.
+RANDOM, MEMORY, MOST_HELD = (FAST_STRATEGIES.index(name) for name in ("random", "memory", "most_held"))
+#: Empty-hand rule codes (Rules.empty_hand).
+NEW_HAND, DRAW_ONE_PLAY, DRAW_ONE_PASS = 0, 1, 2
+EMPTY_HAND_CODES = {"new_hand": NEW_HAND, "draw_one_play": DRAW_ONE_PLAY, "draw_one_pass": DRAW_ONE_PASS}
+#: End rule codes (Rules.end).
+ALL_BOOKS, EMPTY_HAND_AND_OCEAN, OCEAN_EMPTY = 0, 1, 2
+END_CODES = {"all_books": ALL_BOOKS, "empty_hand_and_ocean": EMPTY_HAND_AND_OCEAN, "ocean_empty": OCEAN_EMPTY}
+assert set(EMPTY_HAND_CODES) == set(EMPTY_HAND_RULES) and set(END_CODES) == set(END_RULES), \
+    "a rule option was added: give it a code here and a branch in _play"
+#: The partner of a seat when there are no teams.
+NO_PARTNER = -1
+#: play_games' result when a game reaches max_asks without ending.
+TOO_LONG = -1
 
 # --------------------------------------------------------------------------- NumPy's default_rng
 # numba turns a mix of uint64 and plain ints into float64, so every constant is typed.
@@ -84,6 +89,7 @@ _MIX_L, _MIX_R = np.uint64(0xCA01F9DD), np.uint64(0x4973F715)
 # PCG64's 128-bit multiplier, high and low halves.
 _PCG_HI, _PCG_LO = np.uint64(0x2360ED051FC65DA4), np.uint64(0x4385DF649FCCF645)
 _TO_DOUBLE = 1.0 / 9007199254740992.0  # 2**-53
+_POOL_SIZE = 4  # SeedSequence's pool, in 32-bit words (its default pool_size)
 
 
 @njit(cache=True)
@@ -127,13 +133,13 @@ def _seed(rng, seed):
     """Set ``rng`` to the state of ``np.random.default_rng(seed)`` for a uint64 ``seed``."""
     # SeedSequence(seed): the entropy is the seed's 32-bit words, low first. A seed below
     # 2**32 has one word, but a missing word hashes like a zero word, so two words always do.
-    pool = np.empty(4, np.uint64)
+    pool = np.empty(_POOL_SIZE, np.uint64)
     words = (seed & _MASK32, seed >> _U32, np.uint64(0), np.uint64(0))
     hash_const = _INIT_A
-    for i in range(4):
+    for i in range(_POOL_SIZE):
         pool[i], hash_const = _hashmix(words[i], hash_const)
-    for i_src in range(4):
-        for i_dst in range(4):
+    for i_src in range(_POOL_SIZE):
+        for i_dst in range(_POOL_SIZE):
             if i_src != i_dst:
                 mixed, hash_const = _hashmix(pool[i_src], hash_const)
                 pool[i_dst] = _mix(pool[i_dst], mixed)
@@ -141,7 +147,7 @@ def _seed(rng, seed):
     state = np.empty(4, np.uint64)
     hash_const = _INIT_B
     for i in range(8):
-        value = (pool[i % 4] ^ hash_const) & _MASK32
+        value = (pool[i % _POOL_SIZE] ^ hash_const) & _MASK32
         hash_const = (hash_const * _MULT_B) & _MASK32
         value = (value * hash_const) & _MASK32
         value ^= value >> _U16
@@ -193,7 +199,7 @@ def random_doubles(seeds: np.ndarray, k: int) -> np.ndarray:
 # --------------------------------------------------------------------------- the game, compiled
 @njit(cache=True)
 def _partner(p, n, teams):
-    return (p + n // 2) % n if teams else -1
+    return (p + n // 2) % n if teams else NO_PARTNER
 
 
 @njit(cache=True)
@@ -214,15 +220,15 @@ def _lay_books(p, hands, sizes, books, known, book_size):
 
 @njit(cache=True)
 def _is_over(n_books, total_books, ocean, end_rule, hands, sizes, teams, bluff):
-    """``Game._check_end`` without the logging: has the game ended?"""
+    """``Game._over_reason`` as a yes/no: has the game ended?"""
     if n_books == total_books:
         return True
     if ocean:
         return False
-    if end_rule == 2:  # ocean_empty
+    if end_rule == OCEAN_EMPTY:
         return True
     n = sizes.shape[0]
-    if end_rule == 1:  # empty_hand_and_ocean
+    if end_rule == EMPTY_HAND_AND_OCEAN:
         for p in range(n):
             if sizes[p] == 0:
                 return True
@@ -274,7 +280,7 @@ def _most_held(p, hands):
 @njit(cache=True)
 def _choose(code, p, hands, sizes, known, last, teams, rng, buf):
     """One decision of a built-in strategy: returns (target, rank index)."""
-    if code == _RANDOM:
+    if code == RANDOM:
         k = 0
         for r in range(hands.shape[1]):
             if hands[p, r]:
@@ -282,7 +288,7 @@ def _choose(code, p, hands, sizes, known, last, teams, rng, buf):
                 k += 1
         rank = buf[int(_random(rng) * k)]
         return _pick_opponent(p, sizes, teams, rng, buf), rank
-    if code == _MEMORY:
+    if code == MEMORY:
         n = sizes.shape[0]
         partner = _partner(p, n, teams)
         rank, best_count = -1, 0
@@ -303,19 +309,18 @@ def _choose(code, p, hands, sizes, known, last, teams, rng, buf):
 
 
 @njit(cache=True)
-def _play(deck, seed, codes, deal, empty_rule, end_rule, draw_again, book_size, teams, bluff, max_asks,
-          hands, sizes, books, known, last, rng, buf):
+def _play(deck, seed, codes, deal, empty_rule, end_rule, draw_again, book_size, total_books, teams, bluff,
+          max_asks, hands, sizes, books, known, last, rng, buf):
     """One game, following ``Game`` step by step; fills ``books`` and returns the number of asks
-    (-1 if the game reached ``max_asks`` asks without ending)."""
-    n, n_ranks = hands.shape
+    (TOO_LONG if the game reached ``max_asks`` asks without ending)."""
+    n = hands.shape[0]
     size = deck.shape[0]
-    total_books = n_ranks * (4 // book_size)
     hands[:, :] = 0
     books[:] = 0
     known[:, :] = False
     _seed(rng, seed)
     for k in range(deal * n):  # one card at a time, round robin from seat 0
-        hands[k % n, deck[k] >> 2] += 1
+        hands[k % n, deck[k] // CARDS_PER_RANK] += 1
     sizes[:] = deal
     top = deal * n
     n_books = 0
@@ -332,24 +337,24 @@ def _play(deck, seed, codes, deal, empty_rule, end_rule, draw_again, book_size, 
                 if sizes[p]:
                     break
                 if top < size:
-                    if empty_rule == 0:  # new_hand
+                    if empty_rule == NEW_HAND:
                         for _ in range(min(deal, size - top)):
-                            hands[p, deck[top] >> 2] += 1
+                            hands[p, deck[top] // CARDS_PER_RANK] += 1
                             sizes[p] += 1
                             top += 1
                         n_books += _lay_books(p, hands, sizes, books, known, book_size)
                     else:
-                        hands[p, deck[top] >> 2] += 1
+                        hands[p, deck[top] // CARDS_PER_RANK] += 1
                         sizes[p] += 1
                         top += 1
-                        if empty_rule == 1 and not _is_over(n_books, total_books, size - top, end_rule, hands, sizes, teams, bluff):
+                        if empty_rule == DRAW_ONE_PLAY and not _is_over(n_books, total_books, size - top, end_rule, hands, sizes, teams, bluff):
                             continue  # draw_one_play: plays on with the card just drawn
                 if not _is_over(n_books, total_books, size - top, end_rule, hands, sizes, teams, bluff):
                     current = (current + 1) % n
         if _is_over(n_books, total_books, size - top, end_rule, hands, sizes, teams, bluff):
             return asks
         if asks == max_asks:
-            return -1
+            return TOO_LONG
         p = current
         target, r = _choose(codes[p], p, hands, sizes, known, last, teams, rng, buf)
         asks += 1
@@ -373,7 +378,7 @@ def _play(deck, seed, codes, deal, empty_rule, end_rule, draw_again, book_size, 
         else:
             known[target, r] = False  # "Go Fish!"
             if top < size:
-                drawn = deck[top] >> 2
+                drawn = deck[top] // CARDS_PER_RANK
                 top += 1
                 hands[p, drawn] += 1
                 sizes[p] += 1
@@ -391,8 +396,8 @@ def _play(deck, seed, codes, deal, empty_rule, end_rule, draw_again, book_size, 
 
 
 @njit(cache=True)
-def _play_many(codes, deal, empty_rule, end_rule, draw_again, book_size, teams, bluff, n_ranks, max_asks,
-               decks, seeds, books_out, asks_out, winners_out):
+def _play_many(codes, deal, empty_rule, end_rule, draw_again, book_size, total_books, teams, bluff, n_ranks,
+               max_asks, decks, seeds, books_out, asks_out, winners_out):
     n = codes.shape[0]
     hands = np.zeros((n, n_ranks), np.int16)
     sizes = np.zeros(n, np.int64)
@@ -404,12 +409,12 @@ def _play_many(codes, deal, empty_rule, end_rule, draw_again, book_size, teams, 
     for g in range(decks.shape[0]):
         books = books_out[g]
         asks_out[g] = _play(decks[g], seeds[g], codes, deal, empty_rule, end_rule, draw_again, book_size,
-                            teams, bluff, max_asks, hands, sizes, books, known, last, rng, buf)
-        if asks_out[g] < 0:
+                            total_books, teams, bluff, max_asks, hands, sizes, books, known, last, rng, buf)
+        if asks_out[g] == TOO_LONG:
             return g
         for p in range(n):  # partners pool their books for the win
             partner = _partner(p, n, teams)
-            score[p] = books[p] + (books[partner] if partner >= 0 else 0)
+            score[p] = books[p] + (books[partner] if partner != NO_PARTNER else 0)
         best = score.max()
         for p in range(n):
             winners_out[g, p] = score[p] == best
@@ -432,20 +437,15 @@ def _first_bad_deck(decks):
 def supports(lineup: Sequence[str], rules: Rules) -> bool:
     """Whether :func:`play_games` can play this lineup (strategy names by seat) under ``rules``.
 
+    The same test as :func:`gofish_teach.simulate.fast_path_plays`, which answers without
+    loading numba.
+
     >>> supports(["memory", "random"], Rules.preset("family"))
     True
     >>> supports(["greedy", "random"], Rules.preset("pond")), supports(["random"] * 2, Rules(specific_card=True))
     (False, False)
     """
-    if rules.specific_card:
-        return False
-    if not all(isinstance(name, str) and name in FAST_STRATEGIES for name in lineup):
-        return False
-    try:
-        rules.check_players(len(lineup))
-    except ValueError:
-        return False
-    return True
+    return fast_path_plays(lineup, rules)
 
 
 def _as_seeds(seeds, games: int) -> np.ndarray:
@@ -485,7 +485,7 @@ def play_games(lineup: Sequence[str], rules: Rules, decks: np.ndarray, seeds: np
     Args:
         lineup: strategy names by seat (``random``, ``memory``, ``most_held``).
         rules: the rules, for which :func:`supports` must hold.
-        decks: ``(games, rules.deck_size)`` integer card codes, ``rank_index * 4 + suit_index``
+        decks: ``(games, rules.deck_size)`` integer card codes, ``rank_index * CARDS_PER_RANK + suit_index``
             (suits in :data:`~gofish_teach.cards.SUITS` order); column 0 is the top of the deck.
         seeds: ``(games,)`` non-negative integers: game ``g``'s strategies share the
             generator ``np.random.default_rng(int(seeds[g]))``, used in decision order.
@@ -494,7 +494,7 @@ def play_games(lineup: Sequence[str], rules: Rules, decks: np.ndarray, seeds: np
 
     Returns:
         ``{"books": (games, n_players) int64, "asks": (games,) int64, "winners": (games, n_players) bool}``,
-        the same as :func:`play_game_readable` gives for each game.
+        the same as :func:`gofish_teach.simulate.play_game_readable` gives for each game.
     """
     decks = _check(lineup, rules, decks)
     games, n = decks.shape[0], len(lineup)
@@ -503,47 +503,10 @@ def play_games(lineup: Sequence[str], rules: Rules, decks: np.ndarray, seeds: np
     asks = np.zeros(games, np.int64)
     winners = np.zeros((games, n), np.bool_)
     codes = np.array([FAST_STRATEGIES.index(name) for name in lineup], np.int64)
-    stuck = _play_many(codes, rules.deal_size(n), _EMPTY_HAND[rules.empty_hand], _END[rules.end],
-                       rules.book_draw_again, rules.book_size, rules.teams, rules.bluff, rules.n_ranks, int(max_asks),
-                       decks, seeds, books, asks, winners)
+    stuck = _play_many(codes, rules.deal_size(n), EMPTY_HAND_CODES[rules.empty_hand], END_CODES[rules.end],
+                       rules.book_draw_again, rules.book_size, rules.total_books, rules.teams, rules.bluff,
+                       rules.n_ranks, int(max_asks), decks, seeds, books, asks, winners)
     if stuck >= 0:
         raise GameTooLong(f"decks[{stuck}]: the game passed max_asks={max_asks} asks without ending "
                           f"(lineup {', '.join(lineup)}; rules {rules.name})")
     return {"books": books, "asks": asks, "winners": winners}
-
-
-def deck_cards(rules: Rules, codes) -> list[Card]:
-    """Card codes (``rank_index * 4 + suit_index``) as cards.
-
-    >>> deck_cards(Rules.preset("pond"), [0, 5, 51])
-    [Card('A', '♣'), Card('2', '♦'), Card('K', '♠')]
-    """
-    ranks = rules.ranks
-    return [Card(ranks[int(c) // 4], SUITS[int(c) % 4]) for c in codes]
-
-
-def play_game_readable(lineup: Sequence, rules: Rules, deck_codes, seed: int, *,
-                       max_asks: int | None = None) -> dict[str, np.ndarray]:
-    """The reference for :func:`play_games`: one game with the readable engine and :mod:`strategies`.
-
-    ``lineup`` may hold any strategies (names, functions or objects), not only the fast ones.
-    With ``max_asks``, a game that reaches that many asks raises :class:`GameTooLong`.
-    """
-    game = Game(rules, len(lineup), deck=deck_cards(rules, deck_codes))
-    strategies = list(lineup) if max_asks is None else [_capped(s, game, max_asks) for s in lineup]
-    play_out(game, strategies, np.random.default_rng(int(seed)))
-    winners = np.zeros(len(lineup), np.bool_)
-    winners[list(game.winners)] = True
-    return {"books": np.array(game.book_counts, np.int64), "asks": game.n_asks, "winners": winners}
-
-
-def _capped(strategy, game: Game, max_asks: int):
-    choose = get_strategy(strategy)
-
-    def capped(view, rng):
-        if game.n_asks >= max_asks:
-            raise GameTooLong(f"the game passed max_asks={max_asks} asks without ending")
-        return choose(view, rng)
-
-    capped.__name__ = strategy_name(strategy)  # so that messages name the real strategy
-    return capped

@@ -35,9 +35,10 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from .cards import SUITS, Card
 from .game import Game
 from .rules import Rules
-from .strategies import GameTooLong
+from .strategies import GameTooLong, play_out
 
 #: Decks are made this many games at a time, from one generator per block (much faster than
 #: one generator per game); game g is row g % BLOCK of block g // BLOCK.
@@ -46,10 +47,11 @@ BLOCK = 1000
 MAX_ASKS = 10_000
 #: A progress bar is shown (in a notebook) when a run is expected to take longer than this.
 LONG_RUN_SECONDS = 3.0
-
-
-
-
+#: Cards of each rank, one per suit. A deck is passed around as card codes
+#: ``rank_index * CARDS_PER_RANK + suit_index`` (see :func:`deck_cards`).
+CARDS_PER_RANK = len(SUITS)
+#: The built-in strategies the compiled fast path (:mod:`gofish_teach.fast`) plays.
+FAST_STRATEGIES: tuple[str, ...] = ("random", "memory", "most_held")
 # --------------------------------------------------------------------------- inputs
 def game_inputs(seed: int, rules, games) -> tuple[np.ndarray, np.ndarray]:
     """The deck orders and strategy seeds of some games: the common random numbers.
@@ -61,8 +63,8 @@ def game_inputs(seed: int, rules, games) -> tuple[np.ndarray, np.ndarray]:
 
     Returns:
         ``decks``, an ``int8`` array ``(G, deck_size)``: card codes from the top (index 0,
-        dealt first) down, where code = ``rank_index * 4 + suit_index`` with suits in the
-        order of ``cards.SUITS``; and ``seeds``, ``uint64`` ``(G,)``: game ``g``'s strategies
+        dealt first) down, where code = ``rank_index * CARDS_PER_RANK + suit_index`` with
+        suits in the order of ``cards.SUITS`` (see :func:`deck_cards`); and ``seeds``, ``uint64`` ``(G,)``: game ``g``'s strategies
         share one generator, ``numpy.random.default_rng(int(seeds[g]))``.
 
     Game ``g`` depends only on ``(seed, g)``: its deck is row ``g % BLOCK`` of the block
@@ -75,7 +77,6 @@ def game_inputs(seed: int, rules, games) -> tuple[np.ndarray, np.ndarray]:
     ((3, 52), dtype('int8'), dtype('uint64'))
     >>> bool((game_inputs(7, "pond", 1235)[0][[0, 1, 1234]] == decks).all())
     True
-    >>> from gofish_teach.fast import deck_cards
     >>> deck_cards(Rules.preset("pond"), decks[0])[:3]
     [Card('3', '♥'), Card('Q', '♥'), Card('7', '♥')]
     """
@@ -94,6 +95,60 @@ def game_inputs(seed: int, rules, games) -> tuple[np.ndarray, np.ndarray]:
         decks[here] = block_decks[index[here] % BLOCK]
         seeds[here] = block_seeds[index[here] % BLOCK]
     return decks, seeds
+
+
+def deck_cards(rules: Rules, codes) -> list[Card]:
+    """Card codes (``rank_index * CARDS_PER_RANK + suit_index``) as cards.
+
+    >>> deck_cards(Rules.preset("pond"), [0, 5, 51])
+    [Card('A', '♣'), Card('2', '♦'), Card('K', '♠')]
+    """
+    ranks = rules.ranks
+    return [Card(ranks[int(c) // CARDS_PER_RANK], SUITS[int(c) % CARDS_PER_RANK]) for c in codes]
+
+
+def fast_path_plays(lineup: Sequence, rules: Rules) -> bool:
+    """Whether the compiled fast path can play this lineup (strategies by seat) under ``rules``.
+
+    Answered here, without loading numba (which takes a moment), so that a run the fast path
+    cannot play never loads it.
+
+    >>> fast_path_plays(["memory", "random"], Rules.preset("family"))
+    True
+    >>> fast_path_plays(["greedy", "random"], Rules.preset("pond")), fast_path_plays(["random"] * 2, Rules(specific_card=True))
+    (False, False)
+    """
+    if rules.specific_card:
+        return False
+    if not all(isinstance(name, str) and name in FAST_STRATEGIES for name in lineup):
+        return False
+    try:
+        rules.check_players(len(lineup))
+    except ValueError:
+        return False
+    return True
+
+
+# --------------------------------------------------------------------------- the readable engine
+def play_game_readable(lineup: Sequence, rules: Rules, deck_codes, seed: int, *,
+                       max_asks: int | None = None) -> dict[str, np.ndarray]:
+    """One game with the readable engine (:class:`Game` driven by :mod:`~gofish_teach.strategies`):
+    the reference :func:`gofish_teach.fast.play_games` is checked against.
+
+    ``lineup`` may hold any strategies (names, functions or objects), not only the fast ones.
+    With ``max_asks``, a game that reaches that many asks raises :class:`GameTooLong`.
+
+    >>> decks, seeds = game_inputs(7, "pond", 1)
+    >>> out = play_game_readable(["memory", "random"], Rules.preset("pond"), decks[0], seeds[0])
+    >>> sorted(out), int(out["books"].sum())
+    (['asks', 'books', 'winners'], 13)
+    """
+    game = Game(rules, len(lineup), deck=deck_cards(rules, deck_codes))
+    strategies = list(lineup) if max_asks is None else [_capped(s, game, 0, max_asks) for s in lineup]
+    play_out(game, strategies, np.random.default_rng(int(seed)))
+    winners = np.zeros(len(lineup), np.bool_)
+    winners[list(game.winners)] = True
+    return {"books": np.array(game.book_counts, np.int64), "asks": game.n_asks, "winners": winners}
 
 
 # --------------------------------------------------------------------------- results
@@ -206,7 +261,7 @@ def play_chunk(lineup: tuple, rules: Rules, n_players: int, seed: int, start: in
         if not here.any():
             continue
         by_seat = [lineup[(s + offset) % n_players] for s in range(n_players)]
-        if fast and _fast_supports(by_seat, rules):
+        if fast and fast_path_plays(by_seat, rules):
             from .fast import play_games
 
             out = play_games(by_seat, rules, decks[here], seeds[here], max_asks=max_asks)
@@ -218,9 +273,6 @@ def play_chunk(lineup: tuple, rules: Rules, n_players: int, seed: int, start: in
 
 
 def _play_readable(by_seat, rules, decks, seeds, index, max_asks) -> dict:
-    from .fast import deck_cards
-    from .strategies import play_out
-
     n = len(by_seat)
     out = {"books": np.zeros((len(index), n), np.int16), "asks": np.zeros(len(index), np.int32),
            "winners": np.zeros((len(index), n), bool)}
@@ -402,14 +454,8 @@ def _all_names(lineup) -> bool:
     return all(isinstance(e, str) for e in lineup)
 
 
-def _fast_supports(by_seat, rules) -> bool:
-    from . import fast  # imported when needed: numba takes a moment to load
-
-    return _all_names(by_seat) and fast.supports(list(by_seat), rules)
-
-
 def _fast_everywhere(lineup, rules, n) -> bool:
-    return all(_fast_supports([lineup[(s + r) % n] for s in range(n)], rules) for r in range(n))
+    return all(fast_path_plays([lineup[(s + r) % n] for s in range(n)], rules) for r in range(n))
 
 
 def _in_notebook() -> bool:

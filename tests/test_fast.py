@@ -1,7 +1,7 @@
 """The compiled fast path plays exactly the readable engine's games.
 
 For the same deck orders and strategy seeds, ``fast.play_games`` must give the same books per
-seat, asks and winners as ``fast.play_game_readable`` (``Game`` driven by ``strategies``) in
+seat, asks and winners as ``simulate.play_game_readable`` (``Game`` driven by ``strategies``) in
 every game: thousands of games per preset, 2-6 players, and the variants it supports.
 """
 from __future__ import annotations
@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from gofish_teach import Game, Rules, fast
-from gofish_teach.fast import GameTooLong, play_game_readable, play_games, supports
+from gofish_teach.fast import GameTooLong, play_games, supports
+from gofish_teach.simulate import deck_cards, play_game_readable
 
 PRESETS = ("family", "pond", "bicycle", "classic")
 LINEUPS = (  # by seat; cut to the player count
@@ -156,7 +157,7 @@ def test_small_integer_seeds_work_like_default_rng():
 def test_deck_codes_read_as_cards():
     rules = Rules.preset("pond")
     decks, _ = inputs(rules, 1, seed=4)
-    game = Game(rules, 2, deck=fast.deck_cards(rules, decks[0]))
+    game = Game(rules, 2, deck=deck_cards(rules, decks[0]))
     assert [rules.ranks.index(c.rank) * 4 + "♣♦♥♠".index(c.suit) for c in game.deck] == list(decks[0])
 
 

@@ -1,4 +1,6 @@
 """Tournaments: seat rotation, common decks, reproducibility on any executor, bad input."""
+import subprocess
+import sys
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import numpy as np
@@ -7,7 +9,7 @@ import pytest
 import gofish_teach.fast as fast
 import gofish_teach.simulate as simulate_module
 from gofish_teach import Game, IllegalMove, Rules
-from gofish_teach.simulate import BLOCK, GameTooLong, game_inputs, simulate
+from gofish_teach.simulate import BLOCK, GameTooLong, game_inputs, play_game_readable, simulate
 from gofish_teach.strategies import play_out
 
 FIELDS = ("winners", "books", "asks", "first", "offset", "seat_entry")
@@ -45,7 +47,7 @@ def test_each_game_is_the_readable_engine_on_its_common_deck_and_seed():
     decks, seeds = game_inputs(9, rules, 12)
     for g in range(12):
         by_seat = [lineup[e] for e in res.seat_entry[g]]
-        ref = fast.play_game_readable(by_seat, rules, decks[g], seeds[g])
+        ref = play_game_readable(by_seat, rules, decks[g], seeds[g])
         assert res.books[g].tolist() == ref["books"].tolist() and res.asks[g] == ref["asks"]
         assert res.winners[g].tolist() == ref["winners"].tolist()
 
@@ -132,6 +134,25 @@ def test_a_lineup_the_fast_path_cannot_play_uses_the_readable_engine():
     assert res.engine == "readable" and res.games == 6
     mixed = simulate(["random", "random"], Rules.preset("pond").replace(specific_card=True), 6, seed=0)
     assert mixed.engine == "readable" and mixed.winners.any(axis=1).all()
+
+
+def test_numba_is_loaded_only_when_the_fast_path_plays():
+    # Loading numba takes a moment: importing simulate, or a run the fast path cannot play
+    # (a learner's function, specific_card rules), must not load it. (greedy does: the exact
+    # probabilities it reads are compiled too.)
+    code = "\n".join([
+        "import sys",
+        "from gofish_teach.simulate import simulate",
+        "from gofish_teach import Rules",
+        "print('numba' in sys.modules)",
+        "def mine(view, rng): return view.opponents[0], list(view.counts)[0]",
+        "simulate([mine, 'random'], 'pond', 2, seed=0, workers=1)",
+        "simulate(['random', 'random'], Rules.preset('pond').replace(specific_card=True), 2, seed=0, workers=1)",
+        "print('numba' in sys.modules)",
+        "simulate(['memory', 'random'], 'pond', 2, seed=0, workers=1)",
+        "print('numba' in sys.modules)"])
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "False", "True"]
 
 
 def test_no_seed_picks_one_and_keeps_it():
