@@ -1,5 +1,9 @@
 """The teacher's command line: ``python -m gofish_teach simulate ...`` (or ``gofish-teach simulate ...``).
 
+Each command is a subparser added by one ``add_*`` function in :data:`COMMANDS`, which also
+sets the function that runs it (``run``); :func:`main` is the one place that dispatches, and
+turns a ``ValueError`` into a one-line message and exit status 2.
+
 >>> main(["simulate", "--rules", "family", "--lineup", "memory,random", "--games", "20", "--seed", "1"])
 ... # doctest: +ELLIPSIS
 memory vs random: family rules, 2 players, 20 games, seed 1 (seats rotate every game)
@@ -22,14 +26,8 @@ from .strategies import STRATEGIES
 EXAMPLE = "python -m gofish_teach simulate --rules pond --players 4 --lineup memory,random,random,random --games 100000"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m gofish_teach",
-        description="Go Fish for the classroom: play many games between strategies and report who wins.",
-        epilog=f"Example:\n  {EXAMPLE}\n\nRun 'python -m gofish_teach simulate --help' for every option.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+def add_simulate(commands) -> None:
+    """The ``simulate`` command: a tournament, and each strategy's win share."""
     sim = commands.add_parser(
         "simulate", help="play a tournament and print each strategy's win share",
         description="Play many games and print one row per lineup entry: its win share (a k-way tie counts 1/k) "
@@ -52,12 +50,58 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--workers", type=int, default=None, metavar="N",
                      help="processes to use (default: one per core; 1 plays in this process)")
     sim.add_argument("--by-seat", action="store_true", help="also print the win share of each seat")
+    sim.set_defaults(run=run_simulate)
+
+
+#: The commands, each added to the parser by its function (which sets ``run``).
+COMMANDS = [add_simulate]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m gofish_teach",
+        description="Go Fish for the classroom: play many games between strategies and report who wins.",
+        epilog=f"Example:\n  {EXAMPLE}\n\nRun 'python -m gofish_teach COMMAND --help' for every option of a command.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for add in COMMANDS:
+        add(commands)
     return parser
 
 
+def lineup_option(text: str | None, players: int | None, rules: str) -> list[str]:
+    """``--lineup`` and ``--players`` read together: one strategy name per seat.
+
+    >>> lineup_option("memory, random", None, "pond"), lineup_option(None, 3, "pond")
+    (['memory', 'random'], ['random', 'random', 'random'])
+    >>> lineup_option("", None, "pond")
+    Traceback (most recent call last):
+    ...
+    ValueError: --lineup is empty: give one strategy per seat, separated by commas, e.g. memory,random,random,random
+    >>> lineup_option(None, 0, "family")
+    Traceback (most recent call last):
+    ...
+    ValueError: --players: the family rules are for 2 to 6 players, not 0
+    """
+    if players is not None:
+        low, high = PRESETS[rules].min_players, PRESETS[rules].max_players
+        if not low <= players <= high:
+            raise ValueError(f"--players: the {rules} rules are for {low} to {high} players, not {players}")
+    if text is None:
+        return ["random"] * (players or 4)
+    lineup = [name.strip() for name in text.split(",")]
+    if not any(lineup):
+        raise ValueError("--lineup is empty: give one strategy per seat, separated by commas, "
+                         "e.g. memory,random,random,random")
+    if not all(lineup):
+        raise ValueError(f"--lineup: entry {lineup.index('') + 1} of {text!r} is empty: "
+                         "give one strategy per seat, separated by commas")
+    return lineup
+
+
 def run_simulate(args, out) -> None:
-    lineup = args.lineup.split(",") if args.lineup else ["random"] * (args.players or 4)
-    lineup = [s.strip() for s in lineup]
+    lineup = lineup_option(args.lineup, args.players, args.rules)
     res = simulate(lineup, args.rules, args.games, args.seed, n_players=args.players, workers=args.workers,
                    progress=sys.stderr.isatty())
     length = game_length(res)
@@ -79,9 +123,9 @@ def main(argv=None, out=None) -> int:
         parser.print_help(out)
         return 0
     try:
-        run_simulate(args, out)
+        args.run(args, out)
     except ValueError as e:
-        parser.exit(2, f"{parser.prog} simulate: error: {e}\n")
+        parser.exit(2, f"{parser.prog} {args.command}: error: {e}\n")
     return 0
 
 

@@ -45,11 +45,19 @@ def test_defaults_and_seat_table(capsys):
     (["--lineup", "memory,random", "--players", "3"], "lineup: 2 strategies given for n_players=3"),
     (["--games", "0"], "games must be at least 1"),
     (["--rules", "poker"], "invalid choice: 'poker'"),
+    (["--players", "0"], "--players: the pond rules are for 2 to 6 players, not 0"),
+    (["--players", "-3", "--lineup", "memory,random"], "--players: the pond rules are for 2 to 6 players, not -3"),
+    (["--rules", "bicycle", "--players", "6"], "--players: the bicycle rules are for 2 to 5 players, not 6"),
+    (["--lineup", ""], "--lineup is empty: give one strategy per seat"),
+    (["--lineup", " , "], "--lineup is empty"),
+    (["--lineup", "memory,,random"], "--lineup: entry 2 of 'memory,,random' is empty"),
+    (["--workers", "0"], "workers must be a positive int"),
 ])
 def test_bad_input_exits_with_a_message(capsys, args, message):
     with pytest.raises(SystemExit) as exit_:
         main(["simulate"] + args)
-    assert exit_.value.code == 2 and message in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and message in err and "Traceback" not in err
 
 
 def test_help_is_helpful(capsys):
@@ -59,6 +67,16 @@ def test_help_is_helpful(capsys):
     for word in ("--lineup", "--games", "--seed", "--workers", "memory", "most_held", "family", "classic", "Example"):
         assert word in text
     assert main([]) == 0 and "simulate" in capsys.readouterr().out
+
+
+def test_the_docstring_examples_run():
+    # pytest --doctest-modules skips files named __main__.py, so run them here.
+    import doctest
+
+    import gofish_teach.__main__ as cli
+
+    result = doctest.testmod(cli, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 4 and result.failed == 0
 
 
 def test_python_dash_m_runs():
