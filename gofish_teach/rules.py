@@ -13,9 +13,8 @@ option can be overridden with :meth:`Rules.replace`.
 """
 from __future__ import annotations
 
-import dataclasses
 import numbers
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .cards import SUITS, ranks_for
 
@@ -31,10 +30,30 @@ END_RULES = {
     "empty_hand_and_ocean": "the game also ends as soon as the ocean is empty and some player has no cards",
     "ocean_empty": "the game ends as soon as the ocean (the pack) is exhausted",
 }
+#: The player counts a game in teams of two allows (source 000: "Playing with four or six people?").
+TEAM_PLAYER_COUNTS = (4, 6)
 
 
-@dataclass(frozen=True)
-class Rules:
+class _Options(NamedTuple):
+    """The stored options of :class:`Rules`, in order (see there)."""
+
+    name: str = "custom"
+    n_ranks: int = 13
+    deal: tuple[tuple[int, int], ...] = ((2, 7), (4, 5))
+    hand_size: int | None = None
+    min_players: int = 2
+    max_players: int = 6
+    empty_hand: str = "draw_one_play"
+    end: str = "all_books"
+    book_draw_again: bool = False
+    book_size: int = 4
+    bluff: bool = False
+    specific_card: bool = False
+    teams: bool = False
+    source: str = ""
+
+
+class Rules(_Options):
     """Every choice that differs between the sources or the common variants.
 
     Attributes:
@@ -50,67 +69,63 @@ class Rules:
         bluff: the house rule of asking for ranks you do not hold.
         specific_card: asks name a rank and a suit; only that exact card answers.
         teams: partners (seats ``p`` and ``p + n/2``) pool books and may not ask each other.
-        source: the lines of the source text a preset follows (also its ``__doc__``).
+        source: the lines of the source text a preset follows (also its ``__doc__``); not
+            compared, shown or saved.
+
+    A ``Rules`` is truly immutable: its options live in a tuple, so not even
+    ``object.__setattr__`` can change one that a game, a view or a strategy holds.
+
+    >>> rules = Rules.preset("pond")
+    >>> object.__setattr__(rules, "bluff", True)  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    ...
+    AttributeError: can't set attribute
+    >>> rules.replace(bluff=True).bluff, rules.bluff
+    (True, False)
     """
 
-    name: str = "custom"
-    n_ranks: int = 13
-    deal: tuple[tuple[int, int], ...] = ((2, 7), (4, 5))
-    hand_size: int | None = None
-    min_players: int = 2
-    max_players: int = 6
-    empty_hand: str = "draw_one_play"
-    end: str = "all_books"
-    book_draw_again: bool = False
-    book_size: int = 4
-    bluff: bool = False
-    specific_card: bool = False
-    teams: bool = False
-    source: str = dataclasses.field(default="", compare=False, repr=False)
+    __slots__ = ()
 
-    def __post_init__(self) -> None:
-        if self.source:
-            # Each preset's docstring is the source lines it follows, so help(preset) quotes them.
-            object.__setattr__(self, "__doc__", self.source)
-        self._check_types()
-        ranks_for(self.n_ranks)  # validates n_ranks
-        if self.empty_hand not in EMPTY_HAND_RULES:
-            raise ValueError(f"Rules.empty_hand must be one of {sorted(EMPTY_HAND_RULES)}, not {self.empty_hand!r}")
-        if self.end not in END_RULES:
-            raise ValueError(f"Rules.end must be one of {sorted(END_RULES)}, not {self.end!r}")
-        if self.book_size not in (2, 4):
-            raise ValueError(f"Rules.book_size must be 4 (books) or 2 (Pairs Go Fish), not {self.book_size!r}")
-        if self.hand_size is not None and self.hand_size < 1:
-            raise ValueError(f"Rules.hand_size must be at least 1, not {self.hand_size!r}")
-        if not 2 <= self.min_players <= self.max_players:
-            raise ValueError("Rules.min_players must be at least 2 and at most max_players")
-        deal = self.deal
-        if (not deal or deal[0][0] > self.min_players or any(cards < 1 for _, cards in deal)
-                or any(a >= b for (a, _), (b, _) in zip(deal, deal[1:]))):
-            raise ValueError("Rules.deal must be (players, cards) pairs, players ascending from at most "
-                             f"min_players, each dealing at least 1 card: not {deal!r}")
+    def __new__(cls, *args, **options) -> "Rules":
+        self = tuple.__new__(cls, _checked(_Options(*args, **options)))
+        self._check_teams()
+        return self
 
-    def _check_types(self) -> None:
-        """Reject an option of the wrong type, naming it; store whole numbers (numpy ones too) as ``int``."""
-        def whole(option: str, value) -> int:
-            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-                raise ValueError(f"Rules.{option} must be a whole number, not {value!r}")
-            return int(value)
+    # The tuple underneath is an implementation detail: compare, hash and show like a record
+    # of options, leaving out the source text (two presets differ in rules, not in prose).
+    def __eq__(self, other) -> bool:
+        if type(other) is not type(self):
+            # Not NotImplemented for a tuple: Python would then ask tuple.__eq__, which compares items.
+            return False if isinstance(other, tuple) else NotImplemented
+        return self[:-1] == other[:-1]
 
-        if not isinstance(self.name, str):
-            raise ValueError(f"Rules.name must be a string, not {self.name!r}")
-        for option in ("n_ranks", "min_players", "max_players", "book_size"):
-            object.__setattr__(self, option, whole(option, getattr(self, option)))
-        if self.hand_size is not None:
-            object.__setattr__(self, "hand_size", whole("hand_size", self.hand_size))
-        for option in ("book_draw_again", "bluff", "specific_card", "teams"):
-            if not isinstance(getattr(self, option), bool):
-                raise ValueError(f"Rules.{option} must be True or False, not {getattr(self, option)!r}")
-        try:
-            deal = tuple((whole("deal", players), whole("deal", cards)) for players, cards in self.deal)
-        except (TypeError, ValueError):
-            raise ValueError(f"Rules.deal must be (players, cards) pairs like ((2, 7), (4, 5)), not {self.deal!r}") from None
-        object.__setattr__(self, "deal", deal)
+    def __ne__(self, other) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        return hash(self[:-1])
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{field}={value!r}" for field, value in zip(self._fields[:-1], self))
+        return f"{type(self).__name__}({shown})"
+
+    @classmethod
+    def _make(cls, iterable) -> "Rules":
+        return cls(*iterable)  # checked, unlike the namedtuple default
+
+    def _replace(self, **changes) -> "Rules":
+        return self.replace(**changes)
+
+    def _check_teams(self) -> None:
+        """Teams of two need 4 or 6 players: rules for teams must allow one of those counts.
+
+        (Whether the deck is big enough for the deal is checked per player count, by
+        :meth:`check_players`, as for rules without teams.)
+        """
+        if self.teams and not any(self.min_players <= n <= self.max_players for n in TEAM_PLAYER_COUNTS):
+            raise ValueError(f"Rules.teams: teams of two need 4 or 6 players, but these rules are for "
+                             f"{self.min_players} to {self.max_players} players")
 
     # ----------------------------------------------------------------- derived values
     @property
@@ -138,13 +153,17 @@ class Rules:
         return size
 
     def check_players(self, n_players: int) -> None:
-        """Raise ``ValueError`` naming the rule when ``n_players`` cannot play."""
-        if not isinstance(n_players, int) or not self.min_players <= n_players <= self.max_players:
+        """Raise ``ValueError`` naming the rule when ``n_players`` cannot play (numpy integers are fine)."""
+        if (isinstance(n_players, bool) or not isinstance(n_players, numbers.Integral)
+                or not self.min_players <= n_players <= self.max_players):
+            shown = int(n_players) if isinstance(n_players, numbers.Integral) and not isinstance(n_players, bool) \
+                else repr(n_players)
             raise ValueError(
-                f"n_players: the {self.name} rules are for {self.min_players} to {self.max_players} players, not {n_players!r}"
+                f"n_players: the {self.name} rules are for {self.min_players} to {self.max_players} players, not {shown}"
             )
-        if self.teams and (n_players % 2 or n_players < 4):
-            raise ValueError(f"n_players: teams of two need an even number of players, at least 4, not {n_players}")
+        n_players = int(n_players)
+        if self.teams and n_players not in TEAM_PLAYER_COUNTS:
+            raise ValueError(f"n_players: teams of two need 4 or 6 players, not {n_players}")
         dealt = self.deal_size(n_players) * n_players
         if dealt > self.deck_size:
             raise ValueError(
@@ -159,22 +178,34 @@ class Rules:
     # ----------------------------------------------------------------- construction
     def replace(self, **changes) -> "Rules":
         """A copy with some options changed: ``Rules.preset('pond').replace(n_ranks=4, hand_size=3)``."""
-        unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
+        unknown = set(changes) - set(self._fields)
         if unknown:
             raise ValueError(f"Rules has no option {', '.join(sorted(unknown))}")
-        return dataclasses.replace(self, **changes)
+        return type(self)(**{**self._asdict(), **changes})
 
     def to_dict(self) -> dict:
-        data = dataclasses.asdict(self)
+        """Every option but ``source``, as JSON-ready values; :meth:`from_dict` reads it back."""
+        data = self._asdict()
         del data["source"]
         data["deal"] = [list(pair) for pair in self.deal]
         return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "Rules":
+        """The rules :meth:`to_dict` wrote: every option must be there (``source`` may be left out).
+
+        A partial object is an error rather than a silent mix with the defaults: ``{"name": "pond"}``
+        would otherwise deal 7 cards where the pond preset deals 5.
+        """
         if not isinstance(data, dict):
             raise ValueError("rules: expected an object of rule options")
-        return cls().replace(**data)  # __post_init__ checks every option (and reads a JSON list as ``deal``)
+        unknown = set(data) - set(cls._fields)
+        if unknown:
+            raise ValueError(f"Rules has no option {', '.join(sorted(map(str, unknown)))}")
+        missing = [field for field in cls._fields if field not in data and field != "source"]
+        if missing:
+            raise ValueError(f"rules: missing option(s) {', '.join(missing)}: a saved Rules names every option")
+        return cls(**data)  # checks every option (and reads a JSON list as ``deal``)
 
     @classmethod
     def preset(cls, name: str) -> "Rules":
@@ -200,6 +231,59 @@ class Rules:
         if extras:
             lines.append("variants: " + ", ".join(extras))
         return "\n".join(lines)
+
+
+def _checked(options: _Options) -> _Options:
+    """The options, each checked (a bad one is named in a ``ValueError``), whole numbers stored as ``int``."""
+    def whole(option: str, value) -> int:
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise ValueError(f"Rules.{option} must be a whole number, not {value!r}")
+        return int(value)
+
+    o = options
+    for option in ("name", "source"):
+        if not isinstance(getattr(o, option), str):
+            raise ValueError(f"Rules.{option} must be a string, not {getattr(o, option)!r}")
+    n_ranks, min_players, max_players, book_size = (
+        whole(option, getattr(o, option)) for option in ("n_ranks", "min_players", "max_players", "book_size"))
+    hand_size = None if o.hand_size is None else whole("hand_size", o.hand_size)
+    for option in ("book_draw_again", "bluff", "specific_card", "teams"):
+        if not isinstance(getattr(o, option), bool):
+            raise ValueError(f"Rules.{option} must be True or False, not {getattr(o, option)!r}")
+    try:
+        deal = tuple((whole("deal", players), whole("deal", cards)) for players, cards in o.deal)
+    except (TypeError, ValueError):
+        raise ValueError(f"Rules.deal must be (players, cards) pairs like ((2, 7), (4, 5)), not {o.deal!r}") from None
+    ranks_for(n_ranks)  # validates n_ranks
+    if o.empty_hand not in EMPTY_HAND_RULES:
+        raise ValueError(f"Rules.empty_hand must be one of {sorted(EMPTY_HAND_RULES)}, not {o.empty_hand!r}")
+    if o.end not in END_RULES:
+        raise ValueError(f"Rules.end must be one of {sorted(END_RULES)}, not {o.end!r}")
+    if book_size not in (2, 4):
+        raise ValueError(f"Rules.book_size must be 4 (books) or 2 (Pairs Go Fish), not {book_size!r}")
+    if hand_size is not None and hand_size < 1:
+        raise ValueError(f"Rules.hand_size must be at least 1, not {hand_size!r}")
+    if not 2 <= min_players <= max_players:
+        raise ValueError("Rules.min_players must be at least 2 and at most max_players")
+    if (not deal or deal[0][0] > min_players or any(cards < 1 for _, cards in deal)
+            or any(a >= b for (a, _), (b, _) in zip(deal, deal[1:]))):
+        raise ValueError("Rules.deal must be (players, cards) pairs, players ascending from at most "
+                         f"min_players, each dealing at least 1 card: not {o.deal!r}")
+    return o._replace(n_ranks=n_ranks, deal=deal, hand_size=hand_size, min_players=min_players,
+                      max_players=max_players, book_size=book_size)
+
+
+class _SourceDoc:
+    """``Rules.__doc__``: the class docstring, but a preset's source lines on a preset (so ``preset?`` quotes them)."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __get__(self, rules, owner=None) -> str:
+        return rules.source if rules is not None and rules.source else self.text
+
+
+Rules.__doc__ = _SourceDoc(Rules.__doc__)
 
 
 FAMILY = Rules(
