@@ -52,6 +52,22 @@ class Card(NamedTuple):
         return cls(rank, suit)
 
 
+def parse_suit(text: object) -> str:
+    """One suit, written as its symbol or its letter: ``'h'`` -> ``'♥'``; anything longer is an error.
+
+    >>> parse_suit("h"), parse_suit(" ♠ ")
+    ('♥', '♠')
+    >>> parse_suit("ce♥")
+    Traceback (most recent call last):
+    ...
+    ValueError: suit 'ce♥' is not one of ♣ ♦ ♥ ♠ (or c d h s)
+    """
+    suit = _SUIT_ALIASES.get(text.strip().lower()) if isinstance(text, str) else None
+    if suit is None:
+        raise ValueError(f"suit {text!r} is not one of {' '.join(SUITS)} (or c d h s)")
+    return suit
+
+
 def normalize_rank(label: object) -> str:
     """The canonical label for a rank written loosely: ``'q'`` -> ``'Q'``, ``'1'`` -> ``'A'``, ``10`` -> ``'10'``.
 

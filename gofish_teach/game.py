@@ -25,16 +25,42 @@ gofish_teach.game.IllegalMove: player 0 holds no 3s, so cannot ask for 3s
 from __future__ import annotations
 
 import json
+import numbers
+import os
+import reprlib
+import secrets
 from typing import Iterable, Sequence
 
 import numpy as np
 
-from .cards import SUITS, Card, make_deck, normalize_rank, plural
+from .cards import SUITS, Card, make_deck, normalize_rank, parse_suit, plural
 from .events import Ask, Book, Deal, Draw, Event, GameOver, GoFish, Give, Skip, Turn
-from .rules import Rules
+from .rules import PRESETS, Rules
 from .view import View
 
 SAVE_FORMAT = "gofish-teach/1"
+#: The longest saved game :meth:`Game.from_json` reads, in characters. A game stopped at
+#: ``simulate.MAX_ASKS`` (10,000 asks) saves in under 200,000; this leaves room and refuses a huge file.
+MAX_SAVE_CHARS = 10_000_000
+#: How deeply a saved game's lists and objects may nest (the format itself nests 4 deep: rules -> deal -> pair).
+MAX_SAVE_DEPTH = 8
+#: Digits a number in a saved game may have (every number in the format is a seat, a count or a size).
+MAX_SAVE_DIGITS = 9
+
+_repr = reprlib.Repr()
+_repr.maxstring = _repr.maxother = 60
+
+
+def _shown(value) -> str:
+    """A value for an error message: whole numbers (numpy ones too) as plain ints, anything else a short repr."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return str(int(value))
+    return _repr.repr(value)
+
+
+def _is_whole(value) -> bool:
+    """A whole number (``int`` or a numpy integer), but not ``True``/``False``."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
 class IllegalMove(ValueError):
@@ -45,19 +71,29 @@ class Game:
     """One game of Go Fish under some :class:`Rules`.
 
     Args:
-        rules: the rules to play by.
+        rules: the rules to play by, or a preset name (``"pond"``, ``"family"``, ...).
         n_players: seats 0 .. n_players-1; seat 0 is dealt first and moves first.
-        seed: shuffle the deck with ``numpy.random.default_rng(seed)``.
+        seed: shuffle the deck with ``numpy.random.default_rng(seed)``: ``None`` (fresh entropy)
+            or a non-negative whole number.
         deck: instead of a seed, the deck order (index 0 is the top, dealt first), as cards
             (``Card`` or ``'Q♥'``) or as rank labels (suits are then given in order of appearance).
         names: seat names for the event sentences (default "Player 0", "Player 1", ...).
     """
 
-    def __init__(self, rules: Rules, n_players: int, *, seed=None, deck: Iterable | None = None,
+    def __init__(self, rules: Rules | str, n_players: int, *, seed=None, deck: Iterable | None = None,
                  names: Sequence[str] | None = None):
+        if isinstance(rules, str):
+            try:
+                rules = Rules.preset(rules)
+            except ValueError as e:
+                raise ValueError(f"rules: {e}") from None
+        elif not isinstance(rules, Rules):
+            raise ValueError(f"rules: expected a Rules or a preset name ({', '.join(PRESETS)}), not {_shown(rules)}")
         rules.check_players(n_players)
-        self.rules = rules
-        self.n_players = n_players
+        if seed is not None and (not _is_whole(seed) or seed < 0):
+            raise ValueError(f"seed: expected None or a non-negative whole number, not {_shown(seed)}")
+        self.rules = rules  # immutable, so sharing it with every view is safe
+        n_players = self.n_players = int(n_players)
         if names is not None and (isinstance(names, str) or not all(isinstance(name, str) for name in names)):
             raise ValueError(f"names: expected a list of {n_players} strings, not {names!r}")
         self.names = tuple(names) if names is not None else tuple(f"Player {p}" for p in range(n_players))
@@ -90,7 +126,7 @@ class Game:
     def _make_deck(self, seed, deck) -> list[Card]:
         fresh = make_deck(self.ranks)
         if deck is None:
-            order = np.random.default_rng(seed).permutation(len(fresh))
+            order = np.random.default_rng(None if seed is None else int(seed)).permutation(len(fresh))
             return [fresh[i] for i in order]
         if seed is not None:
             raise ValueError("give either seed= or deck=, not both")
@@ -174,6 +210,7 @@ class Game:
 
     def count(self, player: int, rank: str) -> int:
         """How many cards of ``rank`` ``player`` holds."""
+        self._check_seat(player, "player")
         return len(self._hands[player][self._index(rank)])
 
     def ocean(self) -> tuple[Card, ...]:
@@ -184,9 +221,13 @@ class Game:
         """What ``player`` has seen, and nothing more: its information state."""
         if not (type(player) is int and 0 <= player < self.n_players):
             self._check_seat(player, "player")
+            player = int(player)
         return View(self, player)
 
     def team_of(self, player: int) -> tuple[int, ...]:
+        """``player`` and its partner when playing in teams, else ``player`` alone."""
+        self._check_seat(player, "player")
+        player = int(player)
         partner = self.rules.partner(player, self.n_players)
         return (player,) if partner is None else tuple(sorted((player, partner)))
 
@@ -212,10 +253,13 @@ class Game:
         p = self.current_player
         if self.is_over:
             raise IllegalMove("the game is over, so no more asks")
-        if player is not None and player != p:
-            raise IllegalMove(f"it is player {p}'s turn, not player {player!r}'s")
-        if not isinstance(target, (int, np.integer)) or isinstance(target, bool) or not 0 <= target < self.n_players:
-            raise IllegalMove(f"target {target!r} is not a seat: seats are 0 to {self.n_players - 1}")
+        if player is not None:
+            if not _is_whole(player) or not 0 <= player < self.n_players:
+                raise IllegalMove(f"player {_shown(player)} is not a seat: seats are 0 to {self.n_players - 1}")
+            if player != p:
+                raise IllegalMove(f"it is player {p}'s turn, not player {int(player)}'s")
+        if not _is_whole(target) or not 0 <= target < self.n_players:
+            raise IllegalMove(f"target {_shown(target)} is not a seat: seats are 0 to {self.n_players - 1}")
         target = int(target)
         if target == p:
             raise IllegalMove(f"player {p} cannot ask themself: ask an opponent")
@@ -226,7 +270,7 @@ class Game:
             try:
                 r = self._rank_index[normalize_rank(rank)]
             except (ValueError, KeyError):
-                raise IllegalMove(f"rank {rank!r} is not in this deck: ranks are {', '.join(self.ranks)}") from None
+                raise IllegalMove(f"rank {_shown(rank)} is not in this deck: ranks are {', '.join(self.ranks)}") from None
         label = self.ranks[r]
         if self._booked[r] == len(SUITS):
             raise IllegalMove(f"all the {plural(label)} are in books on the table, so cannot be asked for")
@@ -236,9 +280,9 @@ class Game:
             if suit is None:
                 raise IllegalMove("suit: these rules ask for a specific card, so name its suit too")
             try:
-                suit = Card.parse(label + str(suit)).suit
+                suit = parse_suit(suit)  # the suit alone: "ce♥" after "A" must not read as "Ace♥"
             except ValueError:
-                raise IllegalMove(f"suit {suit!r} is not one of {' '.join(SUITS)}") from None
+                raise IllegalMove(f"suit {_shown(suit)} is not one of {' '.join(SUITS)}") from None
             if suit in self._hands[p][r]:
                 raise IllegalMove(f"player {p} already holds the {label}{suit}, so cannot ask for it")
         elif suit is not None:
@@ -281,7 +325,7 @@ class Game:
                     self._log(Draw(p, 1, None, "fish"), p, Draw(p, 1, (card,), "fish"))
                 made_book = self._lay_books(p, self._rank_index[card.rank])
                 again = lucky or (made_book and self.rules.book_draw_again)
-        if not self._check_end() and not again:
+        if not self._end_if_over() and not again:
             self._pass_turn()
         self._settle()
         return self._events[start:]
@@ -321,7 +365,7 @@ class Game:
 
     def _settle(self) -> None:
         """Apply the empty-hand rule until the player to act holds cards or the game ends."""
-        while not self._check_end():
+        while not self._end_if_over():
             p = self.current_player
             if self._sizes[p]:
                 return
@@ -336,24 +380,29 @@ class Game:
             else:
                 card = self._draw(p)
                 self._log(Draw(p, 1, None, "empty hand"), p, Draw(p, 1, (card,), "empty hand"))
-                if self.rules.empty_hand == "draw_one_play" and not self._check_end():
+                if self.rules.empty_hand == "draw_one_play" and not self._end_if_over():
                     continue  # plays on with the card just drawn
-            if not self._check_end():
+            if not self._end_if_over():
                 self._pass_turn()
 
-    def _check_end(self) -> bool:
+    def _over_reason(self) -> str | None:
+        """Why the game has ended by now, or ``None`` while it goes on. A question only: nothing changes."""
+        if self._n_books == self._total_books:
+            return "every book is made"
+        if self._left == 0:
+            if self.rules.end == "ocean_empty":
+                return "the ocean is empty"
+            if self.rules.end == "empty_hand_and_ocean" and 0 in self._sizes:
+                return "the ocean is empty and a player has no cards"
+            if self.rules.teams and self._stalemate():
+                return "no ask can succeed any more"
+        return None
+
+    def _end_if_over(self) -> bool:
+        """End the game (winners, the ``GameOver`` event) if an end rule now holds; True once it is over."""
         if self.is_over:
             return True
-        reason = None
-        if self._n_books == self._total_books:
-            reason = "every book is made"
-        elif self._left == 0:
-            if self.rules.end == "ocean_empty":
-                reason = "the ocean is empty"
-            elif self.rules.end == "empty_hand_and_ocean" and 0 in self._sizes:
-                reason = "the ocean is empty and a player has no cards"
-            elif self.rules.teams and self._stalemate():
-                reason = "no ask can succeed any more"
+        reason = self._over_reason()
         if reason is None:
             return False
         self.is_over = True
@@ -390,11 +439,11 @@ class Game:
         try:
             return self._rank_index[normalize_rank(rank)]
         except (ValueError, KeyError):
-            raise ValueError(f"rank {rank!r} is not in this deck: ranks are {', '.join(self.ranks)}") from None
+            raise ValueError(f"rank {_shown(rank)} is not in this deck: ranks are {', '.join(self.ranks)}") from None
 
     def _check_seat(self, seat, what: str) -> None:
-        if not isinstance(seat, (int, np.integer)) or not 0 <= seat < self.n_players:
-            raise ValueError(f"{what} {seat!r} is not a seat: seats are 0 to {self.n_players - 1}")
+        if not _is_whole(seat) or not 0 <= seat < self.n_players:
+            raise ValueError(f"{what} {_shown(seat)} is not a seat: seats are 0 to {self.n_players - 1}")
 
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"player {self.current_player} to ask"
@@ -414,16 +463,42 @@ class Game:
         }, ensure_ascii=False)
 
     def save(self, path) -> None:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(self.to_json())
+        """Write :meth:`to_json` to ``path``, safely: a failed save leaves any file already there untouched.
+
+        The text goes to a temporary file in the same folder, which then replaces ``path`` in one
+        step (``os.replace``), so ``path`` always holds either the old save or the whole new one.
+        """
+        text = self.to_json()  # before touching any file: an error here must change nothing
+        path = os.path.realpath(os.fspath(path))  # through a symlink, update the file it points to
+        folder, base = os.path.split(path)
+        temporary = os.path.join(folder, f".{base}.{secrets.token_hex(4)}.tmp")
+        # 0o666 as for any new file (the umask applies); an existing file's mode is kept below.
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            with open(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())  # on disk before the rename, so a crash cannot leave an empty file
+            if os.path.exists(path):
+                os.chmod(temporary, os.stat(path).st_mode & 0o7777)
+            os.replace(temporary, path)
+        except BaseException:
+            try:
+                os.unlink(temporary)
+            except FileNotFoundError:
+                pass
+            raise
 
     @classmethod
     def from_json(cls, text: str) -> "Game":
-        """Rebuild a game saved with :meth:`to_json`, replaying its asks; a bad file raises ``ValueError``."""
-        try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, TypeError) as e:
-            raise ValueError(f"saved game: not valid JSON ({e})") from None
+        """Rebuild a game saved with :meth:`to_json`, replaying its asks; a bad file raises ``ValueError``.
+
+        Every problem is reported as ``saved game: ...``: text that is not JSON, a repeated key,
+        values nested deeper than :data:`MAX_SAVE_DEPTH` or numbers longer than
+        :data:`MAX_SAVE_DIGITS` digits, more than :data:`MAX_SAVE_CHARS` characters, an incomplete
+        rules object, a deck or an ask the rules do not allow.
+        """
+        data = _parse_save(text)
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise ValueError(f"saved game: 'format' must be {SAVE_FORMAT!r}")
         missing = {"rules", "n_players", "deck", "asks"} - set(data)
@@ -431,7 +506,7 @@ class Game:
             raise ValueError(f"saved game: missing field(s) {', '.join(sorted(missing))}")
         unknown = set(data) - {"format", "rules", "n_players", "names", "deck", "asks"}
         if unknown:
-            raise ValueError(f"saved game: unknown field(s) {', '.join(sorted(unknown))}")
+            raise ValueError(f"saved game: unknown field(s) {', '.join(sorted(key[:40] for key in unknown))}")
         try:
             rules = Rules.from_dict(data["rules"])
         except (TypeError, ValueError) as e:
@@ -448,10 +523,53 @@ class Game:
             try:
                 game.ask(*move)
             except IllegalMove as e:
-                raise ValueError(f"saved game: ask {k} {move} is illegal: {e}") from None
+                raise ValueError(f"saved game: ask {k} {_shown(move)} is illegal: {e}") from None
         return game
 
     @classmethod
     def load(cls, path) -> "Game":
+        """The game saved at ``path`` (see :meth:`from_json`); a file too long to be a save is refused unread."""
         with open(path, encoding="utf-8") as f:
-            return cls.from_json(f.read())
+            return cls.from_json(f.read(MAX_SAVE_CHARS + 1))
+
+
+class _Refused(ValueError):
+    """A saved game's JSON is well formed but breaks a limit of the format (said as it is found)."""
+
+
+def _unique_keys(pairs: list) -> dict:
+    """``json.loads``' object hook: a key given twice is an error, not "the last one wins"."""
+    data = {}
+    for key, value in pairs:
+        if key in data:
+            raise _Refused(f"key {_shown(key)} appears twice in one object")
+        data[key] = value
+    return data
+
+
+def _short_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_SAVE_DIGITS:
+        raise _Refused(f"a number of {len(digits.lstrip('-'))} digits; numbers here have at most {MAX_SAVE_DIGITS}")
+    return int(digits)
+
+
+def _parse_save(text) -> object:
+    """The JSON value of a save, within the format's limits; anything else is a ``saved game:`` error."""
+    if isinstance(text, (str, bytes, bytearray)) and len(text) > MAX_SAVE_CHARS:
+        raise ValueError(f"saved game: more than {MAX_SAVE_CHARS:,} characters, far longer than any game")
+    try:
+        data = json.loads(text, object_pairs_hook=_unique_keys, parse_int=_short_int)
+    except _Refused as e:
+        raise ValueError(f"saved game: {e}") from None
+    except RecursionError:
+        raise ValueError(f"saved game: values nested more than {MAX_SAVE_DEPTH} deep") from None
+    except (ValueError, TypeError) as e:  # json.JSONDecodeError is a ValueError
+        raise ValueError(f"saved game: not valid JSON ({e})") from None
+    # Walk without recursion, so the check itself cannot overflow the stack.
+    level = [data]
+    for _ in range(MAX_SAVE_DEPTH):
+        level = [item for value in level if isinstance(value, (list, dict))
+                 for item in (value.values() if isinstance(value, dict) else value)]
+    if any(isinstance(value, (list, dict)) for value in level):
+        raise ValueError(f"saved game: values nested more than {MAX_SAVE_DEPTH} deep")
+    return data
