@@ -13,8 +13,17 @@ $(STAMP): pyproject.toml
 	@$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $(STAMP)
 
+# Jupyter refuses to run as root without --allow-root, so pass it then (only then). Without a
+# browser to open, start with --no-browser and say where the address is: Jupyter prints it
+# (http://localhost:PORT/lab?token=...) as it starts. LAB_ARGS adds options, e.g. --port=9000.
 lab: $(STAMP)
-	@$(BIN)/jupyter lab notebooks/
+	@args="$(LAB_ARGS)"; \
+	if [ "$$(id -u)" = 0 ]; then args="$$args --allow-root"; fi; \
+	if ! $(BIN)/python -c 'import webbrowser; webbrowser.get()' 2>/dev/null; then \
+		args="$$args --no-browser"; \
+		echo "No web browser found: open the http://...lab?token=... address Jupyter prints below."; \
+	fi; \
+	exec $(BIN)/jupyter lab notebooks/ $$args
 
 # One pytest run: unit, scenario and property tests, the docstring examples, and every
 # committed notebook checked cell by cell against its saved outputs (strict nbval).
