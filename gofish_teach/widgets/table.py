@@ -1,0 +1,605 @@
+"""``Table``: play Go Fish inline against bots, as at a card table.
+
+>>> from gofish_teach.widgets import Table
+>>> table = Table("pond", opponents=["memory", "random", "greedy"], seed=7)
+>>> table
+Table('pond', opponents=['memory', 'random', 'greedy'], seed=7)
+>>> [r for r, b in table.rank_buttons.items() if not b.disabled]     # the ranks you may ask for
+['3', '7', '10', 'J', 'K']
+>>> table.rank_buttons["3"].click()                                   # pick a rank from your hand ...
+>>> table.ask_buttons[1].description
+'Ask West for 3s'
+>>> table.ask_buttons[1].click()                                      # ... and ask an opponent
+>>> table.log_lines[-2:]
+['You ask West for 3s.', 'West says "Go Fish!"']
+>>> table.waiting_for_you, table.ocean.disabled                       # "Go Fish!": click the ocean
+('draw', False)
+>>> table.ocean.click()
+>>> table.log_lines[-1], table.waiting_for_you
+('You draw 3♦, the rank you asked for: lucky draw!', 'ask')
+
+Your hand is shown as cards grouped by rank; each opponent's name, strategy, hand size and
+books sit across the table; the ocean shows its count and is clicked to draw after "Go Fish!".
+Bots then play, each ask a line in the log (``step`` mode lets a teacher advance one bot ask
+at a time). ``Undo`` takes back your last ask; ``New game`` deals again; the seed is shown
+so a class can replay the same deal. The knowledge panel (``knowledge=True`` or its toggle)
+shows, from your view only and exactly, P(each opponent holds at least one of each rank) and
+the ocean's top card, with the stated-facts answer beside it on demand; ``Hint`` shows what
+the ``memory`` and ``greedy`` strategies would ask and why.
+
+Only legal choices can be clicked; anything that still goes wrong is a short message in the
+table, never a traceback, and the game is unchanged.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import ipywidgets as widgets
+
+from ..cards import SUITS, plural
+from ..events import Book, Draw, GameOver, GoFish, Give
+from ..game import IllegalMove
+from ..match import Match, Rebuilt
+from ..rules import PRESETS, Rules
+from ..strategies import strategy_name
+from . import _cards, _knowledge
+from ._words import books as _books
+from ._words import say
+
+#: Opponents' names by table size, clockwise from your left (play passes to the left).
+SEAT_NAMES = {
+    2: ("North",),
+    3: ("West", "East"),
+    4: ("West", "North", "East"),
+    5: ("West", "Northwest", "Northeast", "East"),
+    6: ("West", "Northwest", "North", "Northeast", "East"),
+}
+
+
+class _Before:
+    """The person's view just before a "Go Fish!" draw: their view before the ask, plus the ask and the answer.
+
+    The game has already resolved the draw; the table shows it only once the ocean is clicked,
+    so the table (and the knowledge panel) read this view until then.
+    """
+
+    def __init__(self, view, extra):
+        self._view = view
+        self.events = tuple(view.events) + tuple(extra)
+        self.asked = extra[0]
+
+    def __getattr__(self, attr):
+        return getattr(self._view, attr)
+
+    def legal_asks(self):
+        return []
+
+
+def _nothing() -> None:
+    """A control whose change only needs the table redrawn."""
+
+
+def _rules_code(rules: Rules) -> str:
+    """How to write ``rules``: ``'pond'`` for a preset, else the preset and what was changed.
+
+    >>> _rules_code(Rules.preset("pond")), _rules_code(Rules.preset("pond").replace(teams=True))
+    ("'pond'", "Rules.preset('pond').replace(teams=True)")
+    """
+    preset = PRESETS.get(rules.name)
+    if preset is None:
+        return repr(rules)
+    changed = {f: getattr(rules, f) for f in rules.to_dict() if getattr(rules, f) != getattr(preset, f)}
+    if not changed:
+        return repr(rules.name)
+    return f"Rules.preset({rules.name!r}).replace({', '.join(f'{k}={v!r}' for k, v in changed.items())})"
+
+
+def _default_names(n: int, me: int) -> list[str]:
+    names = [""] * n
+    names[me] = "You"
+    for k, label in enumerate(SEAT_NAMES[n], start=1):
+        names[(me + k) % n] = label
+    return names
+
+
+def _button(description: str, cls: str, *, tooltip: str = "", width: str | None = None, style: str = ""):
+    button = widgets.Button(description=description, tooltip=tooltip, button_style=style,
+                            layout=widgets.Layout(width=width) if width else widgets.Layout())
+    button.add_class(cls)
+    return button
+
+
+class Table(widgets.VBox):
+    """A game of Go Fish against bots, played by clicking.
+
+    Args:
+        rules: a :class:`~gofish_teach.rules.Rules` or preset name (any preset, any variant).
+        opponents: one strategy per opponent (built-in names, functions, or objects with
+            ``choose``): 1 to 5 of them, as many as the rules allow.
+        seed: deals the deck and seeds the bots (``None``: a fresh seed, shown on the table).
+        seat: your seat (0 moves first).
+        names: every seat's name, yours included (default: "You", then West, North, East ...).
+        knowledge: open the knowledge panel at once.
+        step: start in step mode (a teacher advances the bots one ask at a time).
+        hints: show the hints at once.
+
+    Attributes:
+        match: the :class:`~gofish_teach.match.Match` being played (``match.game`` is the game).
+        me: your seat.
+        rank_buttons, ask_buttons: the controls, by rank label and by opponent's seat.
+        ocean, undo_button, step_toggle, next_button, play_button, knowledge_toggle,
+        facts_toggle, hint_toggle, new_button, seed_box, deal_button: the other controls.
+        log_lines: the log as plain text, oldest first.
+    """
+
+    def __init__(self, rules="pond", opponents: Sequence = ("memory", "random", "greedy"), seed=None, *,
+                 seat: int = 0, names: Sequence[str] | None = None, knowledge: bool = False,
+                 step: bool = False, hints: bool = False):
+        if isinstance(rules, str):
+            rules = Rules.preset(rules)
+        if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence) or not opponents:
+            raise ValueError(f"opponents: expected a list of strategies, one per opponent, not {opponents!r}")
+        if any(o is None for o in opponents):
+            raise ValueError("opponents: every opponent needs a strategy (None is your own seat)")
+        n = len(opponents) + 1
+        if not 2 <= n <= 6:
+            raise ValueError(f"opponents: a table seats 2 to 6 players, so give 1 to 5 opponents, not {len(opponents)}")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"seat: expected your seat, 0 to {n - 1}, not {seat!r}")
+        lineup = list(opponents[:seat]) + [None] + list(opponents[seat:])
+        names = list(names) if names is not None else _default_names(n, seat)
+        self.match = Match(rules, lineup, seed=seed, names=names)
+        self.me = seat
+        self._opponents = [strategy_name(o) for o in opponents]
+        self._rank: str | None = None
+        self._pending: _Before | None = None
+        self._fresh: set = set()
+        self._hand_before: set = set()
+        self._mark = 0
+        self._message = ""
+        self._busy = False
+        self._belief_key = None
+        self._belief = None
+        self._facts_key = None
+        self._facts = None
+        self.log_lines: list[str] = []
+        super().__init__()
+        self._build(knowledge, step, hints)
+        self.add_class("gf-table")
+        self.match.observe(self._heard)
+        self._start()
+
+    # ------------------------------------------------------------------ building the controls
+    def _build(self, knowledge: bool, step: bool, hints: bool) -> None:
+        game, me = self.match.game, self.me
+        n = game.n_players
+        self._style = widgets.HTML(_cards.STYLE, layout=widgets.Layout(height="0px", margin="0"))
+        self.header = widgets.HTML()
+        partner = self.match.rules.partner(me, n)
+        self._seat_html, self.ask_buttons, seat_boxes = {}, {}, []
+        for k in range(1, n):
+            q = (me + k) % n
+            self._seat_html[q] = widgets.HTML()
+            if q == partner:
+                button = _button("Partner", "gf-ask", tooltip="partners may not ask each other", width="100%")
+                button.disabled = True
+            else:
+                button = _button(f"Ask {game.names[q]}", "gf-ask", width="100%")
+                button.add_class(f"gf-ask-{q}")
+                button.on_click(self._handler(self._ask, q))
+            self.ask_buttons[q] = button
+            seat_boxes.append(widgets.VBox([self._seat_html[q], button], layout=widgets.Layout(margin="0 8px 0 0")))
+        seats_row = widgets.HBox(seat_boxes, layout=widgets.Layout(flex_flow="row wrap", justify_content="center"))
+
+        self.ocean = _button("", "gf-ocean", tooltip="the ocean: click it to draw after \"Go Fish!\"")
+        self.ocean.layout = widgets.Layout(width="84px", height="112px")
+        self.ocean.on_click(self._handler(self._draw))
+        self._ocean_label = widgets.HTML()
+        ocean_box = widgets.VBox([self.ocean, self._ocean_label], layout=widgets.Layout(align_items="center",
+                                                                                        margin="0 14px 0 0"))
+        self.status = widgets.HTML()
+        self.status.add_class("gf-statusbox")
+        self.message = widgets.HTML()
+        self.score = widgets.HTML()
+        middle = widgets.HBox([ocean_box, widgets.VBox([self.status, self.message], layout=widgets.Layout(flex="1")),
+                               self.score], layout=widgets.Layout(margin="10px 0", align_items="center"))
+
+        self._you = widgets.HTML()
+        self.rank_buttons, self._rank_html, self._groups = {}, {}, {}
+        for r in game.ranks:
+            self._rank_html[r] = widgets.HTML()
+            button = _button(plural(r), "gf-rank", width="auto")
+            button.add_class(f"gf-rank-{r}")
+            button.on_click(self._handler(self._pick, r))
+            self.rank_buttons[r] = button
+            group = widgets.VBox([self._rank_html[r], button], layout=widgets.Layout(align_items="center"))
+            group.add_class("gf-group")
+            self._groups[r] = group
+        self.hand_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", min_height="100px"))
+        self.hand_box.add_class("gf-hand")
+        self._bluff_label = widgets.HTML("<i>Bluff: ask for a rank you do not hold</i>")
+        self.bluff_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
+        self.suit_choice = widgets.ToggleButtons(options=[], description="Suit:",
+                                                 style={"button_width": "42px"})
+        self.suit_choice.observe(self._handler(_nothing, quiet=True), names="value")
+
+        self.undo_button = _button("↶ Undo my last ask", "gf-undo")
+        self.undo_button.on_click(self._handler(self._undo))
+        self.step_toggle = widgets.ToggleButton(value=step, description="Step mode",
+                                                tooltip="a teacher's mode: the bots wait, one ask per click")
+        self.step_toggle.observe(self._handler(self._step_mode, quiet=True), names="value")
+        self.next_button = _button("Next bot ask ▸", "gf-next")
+        self.next_button.on_click(self._handler(self._next))
+        self.play_button = _button("Play to my turn ⏭", "gf-play")
+        self.play_button.on_click(self._handler(self._play))
+        self.knowledge_toggle = widgets.ToggleButton(value=knowledge, description="Knowledge panel",
+                                                     tooltip="exact probabilities from your view alone")
+        self.knowledge_toggle.add_class("gf-knowledge")
+        self.facts_toggle = widgets.ToggleButton(value=False, description="Stated facts beside",
+                                                 tooltip="the same question answered from stated facts only")
+        self.hint_toggle = widgets.ToggleButton(value=hints, description="Hint",
+                                                tooltip="what the memory and greedy bots would ask here, and why")
+        for toggle in (self.knowledge_toggle, self.facts_toggle, self.hint_toggle):
+            toggle.observe(self._handler(_nothing, quiet=True), names="value")
+        self.new_button = _button("New game", "gf-new", style="success")
+        self.new_button.on_click(self._handler(self._new_game))
+        self.seed_box = widgets.IntText(value=self.match.seed, description="Seed:", layout=widgets.Layout(width="170px"),
+                                        style={"description_width": "40px"})
+        self.deal_button = _button("Deal this seed", "gf-deal")
+        self.deal_button.on_click(self._handler(self._deal_seed))
+        controls = widgets.HBox([self.undo_button, self.step_toggle, self.next_button, self.play_button,
+                                 self.knowledge_toggle, self.facts_toggle, self.hint_toggle],
+                                layout=widgets.Layout(flex_flow="row wrap", margin="8px 0 0 0"))
+        dealing = widgets.HBox([self.new_button, self.seed_box, self.deal_button],
+                               layout=widgets.Layout(flex_flow="row wrap"))
+
+        self.log_view = widgets.HTML(layout=widgets.Layout(width="430px"))
+        self.heatmap = widgets.HTML()
+        self.heatmap.add_class("gf-heatmapbox")
+        self.bars = widgets.HTML()
+        self.hint = widgets.HTML()
+        self.knowledge_box = widgets.VBox([self.heatmap, self.bars], layout=widgets.Layout(margin="0 0 0 12px"))
+        self.knowledge_box.add_class("gf-panel")
+        self.hint_box = widgets.VBox([self.hint], layout=widgets.Layout(margin="0 0 0 12px"))
+        self.hint_box.add_class("gf-panel")
+        self.knowledge_box.layout.flex = "1 1 560px"
+        self.hint_box.layout.margin = "8px 0 0 0"
+        bottom = widgets.HBox([self.log_view, self.knowledge_box],
+                              layout=widgets.Layout(flex_flow="row wrap", margin="10px 0 0 0", align_items="flex-start"))
+
+        self.children = [self._style, widgets.HBox([self.header, dealing],
+                                                   layout=widgets.Layout(justify_content="space-between",
+                                                                         flex_flow="row wrap")),
+                         seats_row, middle, self._you, self.hand_box,
+                         widgets.HBox([self._bluff_label, self.bluff_box]), self.suit_choice, controls,
+                         self.hint_box, bottom]
+        self._bluff_row = self.children[6]
+
+    # ------------------------------------------------------------------ event plumbing
+    def _handler(self, action, *args, quiet: bool = False):
+        """A callback for a control: runs ``action``, turns any failure into a short message, re-renders."""
+        def callback(*_):
+            if self._busy:
+                return
+            self._busy = True
+            if not quiet:
+                self._message = ""
+            try:
+                action(*args)
+            except IllegalMove as e:  # BotError too: its message names the bot's seat and strategy
+                self._message = str(e)
+            except Exception as e:  # never a traceback in the table
+                self._message = f"Something went wrong: {type(e).__name__}: {e}"
+            finally:
+                self._busy = False
+            self._safe_render()
+        return callback
+
+    def _safe_render(self) -> None:
+        try:
+            self._render()
+        except Exception as e:
+            self.message.value = f'<span class="gf-oops">Could not draw the table: {type(e).__name__}: {e}</span>'
+
+    def _heard(self, item) -> None:
+        """The match changed from outside the table's controls (a cell called ``table.match...``)."""
+        if self._busy:
+            return
+        if isinstance(item, Rebuilt):
+            self._reset()
+        self._safe_render()
+
+    # ------------------------------------------------------------------ actions
+    def _start(self) -> None:
+        """After a deal: let the bots play up to your first turn (unless in step mode), then draw the table."""
+        self._busy = True
+        try:
+            if not self.step_toggle.value:
+                self.match.advance()
+        except IllegalMove as e:
+            self._message = str(e)
+        finally:
+            self._busy = False
+        self._safe_render()
+
+    def _reset(self) -> None:
+        self._pending, self._rank = None, None
+        self._fresh, self._hand_before = set(), set()
+        self._mark = len(self.match.game.view(self.me).events)
+
+    def _begin(self) -> None:
+        """Before one of your actions: remember the hand and where the log stood, to highlight what is new."""
+        shown = self._shown_view()
+        self._hand_before = set(shown.hand)
+        self._mark = len(shown.events)
+
+    def _pick(self, rank: str) -> None:
+        self._rank = rank
+
+    def _ask(self, target: int) -> None:
+        if self._pending is not None:
+            raise IllegalMove("first draw from the ocean: click it")
+        if self._rank is None:
+            raise IllegalMove("pick a rank from your hand first, then the opponent to ask")
+        suit = self.suit_choice.value if self.match.rules.specific_card else None
+        if self.match.rules.specific_card and not suit:
+            raise IllegalMove("pick a suit too: these rules ask for a specific card")
+        self._begin()
+        before = self.match.game.view(self.me)
+        events = self.match.ask(target, self._rank, suit, player=self.me)
+        if len(events) > 2 and type(events[1]) is GoFish and type(events[2]) is Draw and events[2].source == "fish":
+            self._pending = _Before(before, events[:2])  # you draw by clicking the ocean
+            return
+        self._after_my_ask()
+
+    def _draw(self) -> None:
+        if self._pending is None:
+            raise IllegalMove('the ocean is for drawing after "Go Fish!"')
+        self._mark = len(self._pending.events)
+        self._pending = None
+        self._after_my_ask()
+
+    def _after_my_ask(self) -> None:
+        self._fresh = set(self.match.game.hand(self.me)) - self._hand_before
+        if self._rank not in self.match.game.view(self.me).counts and not self.match.rules.bluff:
+            self._rank = None
+        if not self.step_toggle.value:
+            self.match.advance()
+
+    def _next(self) -> None:
+        self._begin()
+        self.match.step()
+
+    def _play(self) -> None:
+        self._begin()
+        self.match.advance()
+
+    def _step_mode(self) -> None:
+        if not self.step_toggle.value and self._pending is None and self.match.bot_to_move is not None:
+            self._begin()
+            self.match.advance()
+
+    def _undo(self) -> None:
+        self.match.undo()
+        self._reset()
+
+    def _new_game(self, seed=None) -> None:
+        self.match.new_game(seed)
+        self.seed_box.value = self.match.seed
+        self._reset()
+        if not self.step_toggle.value:
+            self.match.advance()
+
+    def _deal_seed(self) -> None:
+        self._new_game(self.seed_box.value)
+
+    # ------------------------------------------------------------------ reading the state
+    def _shown_view(self):
+        """What the table shows: your view, or just before the draw while the ocean waits for your click."""
+        return self._pending if self._pending is not None else self.match.game.view(self.me)
+
+    @property
+    def waiting_for_you(self) -> str | None:
+        """``"ask"`` when you must ask, ``"draw"`` when you must click the ocean, else ``None``."""
+        if self._pending is not None:
+            return "draw"
+        return "ask" if self.match.waiting_for(self.me) else None
+
+    # ------------------------------------------------------------------ drawing the table
+    def _render(self) -> None:
+        match, game, me = self.match, self.match.game, self.me
+        view = self._shown_view()
+        names = game.names
+        over = game.is_over and self._pending is None
+        my_turn = self._pending is None and match.waiting_for(me)
+        legal = view.legal_asks() if my_turn else []
+        askable = {a[1] for a in legal}
+        if self._rank not in askable:
+            self._rank = next(iter(askable)) if len(askable) == 1 else None
+        n = game.n_players
+        partner = match.rules.partner(me, n)
+
+        tags = [t for flag, t in [(match.rules.book_size == 2, "pairs"), (match.rules.bluff, "bluffing"),
+                                  (match.rules.specific_card, "specific cards"), (match.rules.teams, "teams")] if flag]
+        self.header.value = (f'<div class="gf-header"><b>Go Fish</b><span>{match.rules.name} rules · {n} players</span>'
+                             + "".join(f'<span class="gf-tag">{t}</span>' for t in tags)
+                             + f'<span class="gf-tag" title="the same seed deals the same game">seed {match.seed}</span></div>')
+
+        for q, html in self._seat_html.items():
+            html.value = _cards.seat_box(
+                names[q], match.strategy_of(q), view.hand_sizes[q], view.books[q],
+                turn=not over and view.current_player == q, partner=q == partner,
+                won=over and q in game.winners, revealed=game.hand(q) if over else None)
+        for q, button in self.ask_buttons.items():
+            if q == partner:
+                continue
+            ok = my_turn and self._rank is not None and any(a[0] == q and a[1] == self._rank for a in legal)
+            button.description = f"Ask {names[q]} for {plural(self._rank)}" if self._rank else f"Ask {names[q]}"
+            button.disabled = not ok
+            button.button_style = "warning" if ok else ""
+
+        pending = self._pending is not None
+        self.ocean.description = str(view.ocean_size)
+        self.ocean.disabled = not pending
+        (self.ocean.add_class if pending else self.ocean.remove_class)("gf-pulse")
+        self._ocean_label.value = ('<div class="gf-oceanlabel">the ocean'
+                                   + ("<br><b>click to draw!</b>" if pending else "") + "</div>")
+
+        self.status.value = f'<div class="gf-status">{self._status_text(view, over, my_turn)}</div>'
+        self.message.value = f'<span class="gf-oops">⚠ {self._message}</span>' if self._message else ""
+        self.score.value = self._score_html(view, over)
+
+        counts = view.counts
+        my_books = view.books[me]
+        self._you.value = (f'<div class="gf-header" style="margin-top:6px"><b>Your hand</b>'
+                           f'<span>{sum(counts.values())} cards · {_books(len(my_books))}</span>'
+                           f'<span class="gf-books">{_cards.book_chips(my_books)}</span>'
+                           + ('<span class="gf-partner">your partner: ' + names[partner] + "</span>"
+                              if partner is not None else "") + "</div>")
+        by_rank: dict[str, list] = {}
+        for card in view.hand:
+            by_rank.setdefault(card.rank, []).append(card)
+        held, bluffs = [], []
+        for r in game.ranks:
+            button = self.rank_buttons[r]
+            button.disabled = r not in askable
+            button.button_style = "primary" if r == self._rank else ""
+            if r in by_rank:
+                self._rank_html[r].value = _cards.hand_group(by_rank[r], self._fresh if not pending else ())
+                held.append(self._groups[r])
+            elif r in askable:
+                self._rank_html[r].value = ""
+                bluffs.append(self._groups[r])
+        self.hand_box.children = held
+        self.bluff_box.children = bluffs
+        self._bluff_row.layout.display = "" if bluffs else "none"
+
+        if match.rules.specific_card and self._rank is not None and my_turn:
+            suits = [s for s in SUITS if any(a[1] == self._rank and a[2] == s for a in legal)]
+            if list(self.suit_choice.options) != suits:
+                self.suit_choice.options = suits
+            self.suit_choice.layout.display = ""
+        else:
+            self.suit_choice.layout.display = "none"
+
+        self.undo_button.disabled = not match.can_undo
+        stepping = self.step_toggle.value
+        bots_wait = not pending and match.bot_to_move is not None
+        for button in (self.next_button, self.play_button):
+            button.layout.display = "" if stepping else "none"
+            button.disabled = not bots_wait
+        self.facts_toggle.layout.display = "" if self.knowledge_toggle.value else "none"
+
+        self.log_lines = [say(e, names, me) for e in view.events]
+        self.log_view.value = _cards.log_html([(line, self._kind(e), self._mine(e))
+                                          for line, e in zip(self.log_lines, view.events)], self._mark)
+        self._render_knowledge(view, my_turn)
+
+    def _kind(self, event) -> str:
+        kind = type(event).__name__
+        if kind == "Draw" and event.lucky:
+            return "lucky"
+        return {"Turn": "turn", "Book": "book", "GoFish": "fish", "GameOver": "over"}.get(kind, "")
+
+    def _mine(self, event) -> bool:
+        return self.me in {getattr(event, "player", None), getattr(event, "target", None), getattr(event, "to", None)}
+
+    def _status_text(self, view, over: bool, my_turn: bool) -> str:
+        names, me = self.match.game.names, self.me
+        if self._pending is not None:
+            asked = self._pending.asked
+            return (f'<span class="gf-big">{names[asked.target]} says "Go Fish!"</span><br>'
+                    f'Click the ocean to draw a card. Draw {"the " + asked.rank + asked.suit if asked.suit else "a " + ("card of that rank" if len(asked.rank) > 1 else asked.rank)} and you go again.')
+        if over:
+            event = self.match.game.events[-1]
+            return (f'<span class="gf-big">{say(event, names, me)}</span><br>Every hand is shown. '
+                    f'"New game" deals again; "Deal this seed" replays deal {self.match.seed}.')
+        news = []
+        for event in view.events[self._mark:]:
+            if type(event) is Draw and event.player == me and event.lucky:
+                news.append(f'<span class="gf-lucky">Lucky draw: {event.cards[0]}!</span>')
+            elif type(event) is Give and event.to == me:
+                news.append(f"{names[event.player]} gives you {plural(event.rank) if event.count > 1 else 'one ' + event.rank}!")
+            elif type(event) is Book and event.player == me:
+                news.append(f'<span class="gf-lucky">You make a book of {plural(event.rank)}!</span>')
+        lead = ("<span class='gf-big'>" + " ".join(news) + "</span><br>") if news else ""
+        if my_turn:
+            pick = ("pick a rank (and a suit)" if self.match.rules.specific_card else "pick a rank")
+            return lead + f"<b>Your turn:</b> {pick} from your hand, then the opponent to ask."
+        seat = self.match.bot_to_move
+        if seat is not None:
+            if self.step_toggle.value:
+                return lead + (f"<b>{names[seat]}'s turn</b> ({self.match.strategy_of(seat)} bot). Step mode: "
+                               "click “Next bot ask” or “Play to my turn”.")
+            return lead + f"<b>{names[seat]}'s turn</b> ({self.match.strategy_of(seat)} bot)."
+        return lead
+
+    def _score_html(self, view, over: bool) -> str:
+        names, me, n = self.match.game.names, self.me, view.n_players
+        counts = [len(b) for b in view.books]
+        if self.match.rules.teams:
+            teams = sorted({tuple(sorted((p, (p + n // 2) % n))) for p in range(n)})
+            rows = [(" + ".join(names[p] for p in team), sum(counts[p] for p in team)) for team in teams]
+        else:
+            rows = [(names[p], counts[p]) for p in range(n)]
+        best = max(c for _, c in rows)
+        body = "".join(f'<tr class="{"gf-lead" if c == best and best else ""}"><td>{"🏆 " if over and c == best else ""}'
+                       f'{who}</td><td>{c}</td></tr>' for who, c in rows)
+        return f'<div class="gf-score"><table><tr><th>{"Teams" if self.match.rules.teams else "Score"}</th><th>books</th></tr>{body}</table></div>'
+
+    def _render_knowledge(self, view, my_turn: bool) -> None:
+        show, hints = self.knowledge_toggle.value, self.hint_toggle.value
+        self.knowledge_box.layout.display = "" if show else "none"
+        self.hint_box.layout.display = "" if hints else "none"
+        if not show and not hints:
+            return
+        names = self.match.game.names
+        belief, problem = self._belief_for(view) if (show or (hints and my_turn)) else (None, None)
+        if show:
+            if belief is None:
+                self.heatmap.value = f'<div class="gf-note">{problem}</div>'
+                self.bars.value = ""
+            else:
+                facts, facts_problem = self._facts_for(view) if self.facts_toggle.value else (None, None)
+                self.heatmap.value = _knowledge.heatmap(belief, view, names, facts, facts_problem)
+                asked = self._pending.asked.rank if self._pending is not None else None
+                self.bars.value = _knowledge.top_bars(belief, view, asked)
+        if hints:
+            if not my_turn:
+                self.hint.value = '<div class="gf-hintbox"><h4>Hint</h4>Hints appear when it is your turn to ask.</div>'
+            else:
+                try:
+                    self.hint.value = _knowledge.hint(view, names, belief)
+                except Exception as e:
+                    self.hint.value = f'<div class="gf-note">No hint here: {type(e).__name__}: {e}</div>'
+
+    def _key(self, view):
+        return (id(self.match.game), len(view.events), self._pending is not None)
+
+    def _belief_for(self, view):
+        """The exact posterior for what the table shows (remembered until the view changes)."""
+        from ..probability import posterior
+
+        key = self._key(view)
+        if key != self._belief_key:
+            self._belief_key, self._belief = key, None
+            try:
+                self._belief = (posterior(view), None)
+            except ValueError as e:  # specific-card rules: the panel is about ranks
+                self._belief = (None, f"The knowledge panel is about ranks: {e}")
+        return self._belief
+
+    def _facts_for(self, view):
+        from ..probability import Facts
+
+        key = self._key(view)
+        if key != self._facts_key:
+            self._facts_key = key
+            try:
+                self._facts = (Facts.from_view(view), None)
+            except ValueError as e:
+                self._facts = (None, f"Stated facts cannot describe this view: {e}")
+        return self._facts
+
+    def __repr__(self) -> str:
+        return f"Table({_rules_code(self.match.rules)}, opponents={self._opponents!r}, seed={self.match.seed})"

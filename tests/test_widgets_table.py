@@ -1,0 +1,297 @@
+"""The Table played through its controls, without a browser (``Button.click()``, setting values).
+
+Whole games for every preset, for teams and for the variants: after each action the state,
+the log and which controls are enabled are checked against the game itself.
+"""
+import re
+
+import numpy as np
+import pytest
+
+from gofish_teach import GameOver, Rules
+from gofish_teach.probability import posterior
+from gofish_teach.strategies import greedy
+from gofish_teach.widgets import Table
+from gofish_teach.widgets._knowledge import greedy_ranking
+from gofish_teach.widgets._words import say
+
+
+def enabled(buttons):
+    return {key for key, button in buttons.items() if not button.disabled}
+
+
+def shown_cards(table):
+    """Cards drawn in the hand area, as 'rank+suit' strings, from the rendered HTML."""
+    return [title for group in table.hand_box.children
+            for title in re.findall(r'class="gf-card[^"]*" title="([^"]+)"', group.children[0].value)]
+
+
+def check(table):
+    """Everything the table shows agrees with the game, and only legal choices are enabled."""
+    match, me = table.match, table.me
+    game = match.game
+    view = table._shown_view()
+    assert table.message.value == "", table.message.value
+    assert table.log_lines == [say(e, game.names, me) for e in view.events]
+    assert shown_cards(table) == [str(c) for c in view.hand]
+    waiting = table.waiting_for_you
+    assert table.ocean.disabled == (waiting != "draw")
+    assert table.ocean.description == str(view.ocean_size)
+    if waiting == "ask":
+        legal = game.legal_asks()
+        assert enabled(table.rank_buttons) == {a[1] for a in legal}
+        rank = table._rank
+        targets = {a[0] for a in legal if a[1] == rank} if rank else set()
+        assert enabled(table.ask_buttons) == targets
+    else:
+        assert not enabled(table.rank_buttons) and not enabled(table.ask_buttons)
+    if waiting != "draw":  # while the ocean waits, the table shows the moment before the draw
+        assert view.events == game.view(me).events
+    assert table.undo_button.disabled == (not match.can_undo)
+    stepping = table.step_toggle.value
+    bots_wait = waiting is None and match.bot_to_move is not None
+    assert table.next_button.disabled == (not bots_wait) and table.play_button.disabled == (not bots_wait)
+    assert (table.next_button.layout.display != "none") == stepping
+    if not stepping and waiting != "draw":
+        assert not bots_wait, "bots should have played on"
+    if game.is_over and waiting is None:
+        assert "Game over" in table.status.value and isinstance(game.events[-1], GameOver)
+        assert all("gf-small" in html.value for html in table._seat_html.values())  # every hand revealed
+        assert table.log_lines[-1].startswith("Game over")
+
+
+def act(table, rng):
+    """One learner action: draw, or pick a rank (and suit) and ask, or advance the bots in step mode."""
+    waiting = table.waiting_for_you
+    if waiting == "draw":
+        table.ocean.click()
+    elif waiting == "ask":
+        ranks = sorted(enabled(table.rank_buttons))
+        table.rank_buttons[ranks[int(rng.integers(len(ranks)))]].click()
+        if table.match.rules.specific_card:
+            options = table.suit_choice.options
+            table.suit_choice.value = options[int(rng.integers(len(options)))]
+        check(table)
+        targets = sorted(enabled(table.ask_buttons))
+        table.ask_buttons[targets[int(rng.integers(len(targets)))]].click()
+    elif rng.random() < 0.8:
+        table.next_button.click()
+    else:
+        table.play_button.click()
+
+
+def play_through(table, seed=0, max_actions=3000):
+    rng = np.random.default_rng(seed)
+    check(table)
+    for _ in range(max_actions):
+        if table.match.game.is_over and table.waiting_for_you is None:
+            return table
+        act(table, rng)
+        check(table)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("preset", ["family", "pond", "bicycle", "classic"])
+@pytest.mark.parametrize("opponents", [["memory"], ["random", "most_held", "memory"]])
+def test_whole_games_through_the_controls(preset, opponents):
+    for seed in range(2):
+        table = play_through(Table(preset, opponents=opponents, seed=seed), seed)
+        assert table.match.game.is_over
+
+
+@pytest.mark.parametrize("rules, opponents", [
+    (Rules.preset("pond").replace(teams=True), ["random", "random", "random"]),
+    (Rules.preset("family").replace(teams=True), ["random", "random", "random", "random", "random"]),
+    (Rules.preset("classic").replace(teams=True, book_size=2), ["random", "random", "random"]),
+])
+def test_teams_through_the_controls(rules, opponents):
+    table = play_through(Table(rules, opponents=opponents, seed=3), 3)
+    partner = rules.partner(0, len(opponents) + 1)
+    assert table.ask_buttons[partner].disabled and table.ask_buttons[partner].description == "Partner"
+    assert "Teams" in table.score.value and "partner" in table._seat_html[partner].value
+
+
+@pytest.mark.parametrize("changes", [dict(book_size=2), dict(bluff=True), dict(specific_card=True),
+                                     dict(n_ranks=5, hand_size=3)])
+def test_variants_through_the_controls(changes):
+    rules = Rules.preset("pond").replace(**changes)
+    for seed in range(2):
+        play_through(Table(rules, opponents=["random", "memory"], seed=seed), seed)
+
+
+def test_step_mode_lets_a_teacher_advance_one_bot_ask_at_a_time():
+    table = Table("pond", opponents=["memory", "random", "most_held"], seed=5, step=True, seat=2)
+    check(table)
+    assert table.match.bot_to_move == 0 and table.match.game.n_asks == 0  # the bots wait for the teacher
+    table.next_button.click()
+    check(table)
+    assert table.match.game.n_asks == 1
+    table.play_button.click()
+    check(table)
+    assert table.waiting_for_you == "ask" or table.match.game.is_over
+    table.step_toggle.value = False  # leaving step mode lets the bots play on by themselves
+    play_through(table, 1)
+
+
+def test_undo_takes_back_your_ask_and_the_bots_after_it():
+    table = Table("pond", opponents=["memory", "random", "most_held"], seed=11)
+    rng = np.random.default_rng(4)
+    while table.match.game.n_asks < 12:
+        act(table, rng)
+    while table.waiting_for_you != "ask":
+        act(table, rng)
+    saved = (table.match.game.to_json(), list(table.log_lines))
+    act(table, rng)
+    while table.waiting_for_you != "ask" and not table.match.game.is_over:
+        act(table, rng)
+    table.undo_button.click()
+    check(table)
+    assert (table.match.game.to_json(), table.log_lines) == saved
+
+
+def test_undo_while_the_ocean_waits():
+    table = Table("pond", opponents=["random"], seed=7)
+    table.rank_buttons["7"].click()
+    table.ask_buttons[1].click()
+    assert table.waiting_for_you == "draw"
+    table.undo_button.click()
+    check(table)
+    assert table.match.game.n_asks == 0 and table.waiting_for_you == "ask"
+
+
+def test_new_game_and_replaying_a_seed():
+    table = Table("family", opponents=["random", "memory"], seed=21)
+    first_deal = table.match.game.deck
+    table.new_button.click()
+    check(table)
+    assert table.seed_box.value == table.match.seed and f"seed {table.match.seed}" in table.header.value
+    table.seed_box.value = 21
+    table.deal_button.click()
+    check(table)
+    assert table.match.game.deck == first_deal and table.match.seed == 21
+
+
+def test_a_bot_going_first_plays_before_you():
+    table = Table("pond", opponents=["random", "memory"], seed=1, seat=1)
+    check(table)
+    assert table.match.game.n_asks >= 1 and table.log_lines[3].startswith("Player") is False
+
+
+def test_the_lucky_draw_is_shown_and_you_go_again():
+    table = Table("pond", opponents=["memory", "random", "greedy"], seed=7)
+    table.rank_buttons["3"].click()
+    table.ask_buttons[1].click()
+    check(table)
+    assert 'West says "Go Fish!"' in table.status.value and "gf-pulse" in table.ocean._dom_classes
+    table.ocean.click()
+    check(table)
+    assert "Lucky draw: 3♦!" in table.status.value and table.waiting_for_you == "ask"
+    fresh = [g.children[0].value for g in table.hand_box.children if "gf-fresh" in g.children[0].value]
+    assert len(fresh) == 1 and 'title="3♦"' in fresh[0]
+
+
+def test_mistakes_are_short_messages_and_change_nothing():
+    table = Table("pond", opponents=["random", "memory"], seed=2)
+    before = table.match.game.to_json()
+    table.ask_buttons[1].click()  # no rank picked (a disabled button can still be clicked from code)
+    assert "pick a rank" in table.message.value and table.match.game.to_json() == before
+    table.ocean.click()
+    assert "ocean is for drawing" in table.message.value and table.match.game.to_json() == before
+    table.next_button.click()
+    assert "no bot is to ask" in table.message.value
+    held = set(table.match.game.view(0).counts)
+    table._rank = next(r for r in table.match.game.ranks if r not in held)
+    table.ask_buttons[1].click()
+    assert "holds no" in table.message.value and table.match.game.to_json() == before
+    assert "Traceback" not in table.message.value
+    table.rank_buttons[sorted(held)[0]].click()  # the next good action clears the message
+    assert table.message.value == ""
+
+
+def test_a_broken_bot_is_named_in_the_table():
+    def clumsy(view, rng):
+        raise KeyError("no idea")
+
+    table = Table("pond", opponents=[clumsy, "random"], seed=3)
+    rng = np.random.default_rng(0)
+    while table.match.person_to_move == 0 or table.waiting_for_you == "draw":
+        act(table, rng)
+    assert "seat 1 (West, strategy 'clumsy') raised KeyError" in table.message.value
+    assert table.match.game.current_player == 1 and "Traceback" not in table.message.value
+    table.undo_button.click()
+    assert table.match.person_to_move == 0
+
+
+def test_knowledge_panel_is_the_exact_posterior_from_your_view():
+    table = Table("pond", opponents=["memory", "random", "greedy"], seed=7, knowledge=True)
+    table.rank_buttons["7"].click()
+    table.ask_buttons[1].click()
+    assert table.waiting_for_you == "draw"
+    # Before the draw: West said "Go Fish!" to 7s, so P(West holds a 7) is exactly 0 ...
+    assert re.search(r'title="P\(West holds at least one 7\): 0[^"]*">0<', table.heatmap.value)
+    # ... and the gold bar is the chance of a lucky draw, from the view just before it.
+    belief = posterior(table._shown_view())
+    assert f"{float(belief.p_top('7')):.1%} that the top card" in table.bars.value
+    heat = table.heatmap.value
+    table.ocean.click()
+    assert table.heatmap.value != heat and "exact" in table.heatmap.value
+    table.facts_toggle.value = True
+    assert "From stated facts only" in table.heatmap.value
+    table.knowledge_toggle.value = False
+    assert table.knowledge_box.layout.display == "none"
+
+
+def test_knowledge_panel_and_hints_through_a_whole_game():
+    table = Table("pond", opponents=["memory", "random", "most_held"], seed=4, knowledge=True, hints=True)
+    table.facts_toggle.value = True
+    rng = np.random.default_rng(2)
+    while not (table.match.game.is_over and table.waiting_for_you is None):
+        if table.waiting_for_you == "ask":
+            assert "memory</b> would ask" in table.hint.value and "greedy</b> would ask" in table.hint.value
+            view = table.match.game.view(0)
+            t, r = greedy(view, None)
+            assert greedy_ranking(posterior(view), view)[0][:2] == (t, r)
+            assert f"greedy</b> would ask <b>{table.match.game.names[t]} for" in table.hint.value
+        assert "gf-heat" in table.heatmap.value and table.message.value == ""
+        act(table, rng)
+        check(table)
+
+
+@pytest.mark.parametrize("rules, n_opponents", [(Rules.preset("pond").replace(specific_card=True), 2),
+                                                (Rules.preset("family").replace(teams=True), 3),
+                                                (Rules.preset("pond").replace(bluff=True, book_size=2), 2)])
+def test_knowledge_panel_under_unusual_rules(rules, n_opponents):
+    table = Table(rules, opponents=["random"] * n_opponents, seed=1, knowledge=True, hints=True)
+    table.facts_toggle.value = True
+    play_through(table, 1)
+    if rules.specific_card:
+        assert "about ranks" in table.heatmap.value
+
+
+def test_the_table_follows_moves_made_from_code():
+    table = Table("pond", opponents=["random"], seed=9)
+    target, rank = table.match.game.legal_asks()[0]
+    table.match.ask(target, rank, player=0)
+    assert table.log_lines == [say(e, table.match.game.names, 0) for e in table.match.game.view(0).events]
+    table.match.new_game(seed=10)
+    check(table)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(opponents="memory"), "opponents"),
+    (dict(opponents=[]), "opponents"),
+    (dict(opponents=["random"] * 6), "2 to 6 players"),
+    (dict(opponents=["random", None]), "None is your own seat"),
+    (dict(opponents=["smart"]), "strategy 'smart' is unknown"),
+    (dict(seat=3, opponents=["random"]), "seat"),
+    (dict(rules="poker"), "unknown preset"),
+])
+def test_bad_set_up_is_a_clear_error(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        Table(**kwargs)
+
+
+def test_repr_says_how_to_make_it_again():
+    assert repr(Table("pond", opponents=["memory"], seed=3)) == "Table('pond', opponents=['memory'], seed=3)"
+    teams = Table(Rules.preset("pond").replace(teams=True), opponents=["random"] * 3, seed=1)
+    assert repr(teams) == "Table(Rules.preset('pond').replace(teams=True), opponents=['random', 'random', 'random'], seed=1)"
