@@ -1,0 +1,235 @@
+"""The probability explorer: state a few facts with sliders, see the exact chance and its distribution.
+
+Show ``Explorer()`` in a cell. The sliders and boxes on the left are stated facts about one
+rank (how many you hold, the books, their hand, what they did, the ocean); on the right are
+the exact answer as a fraction and a decimal (from :class:`~gofish_teach.probability.Facts`),
+the textbook hypergeometric answer when the facts are the textbook case, the whole
+distribution as a plot, and the same facts as a line of Python. "Simulate" deals the unseen
+cards at random many times and overlays the share of deals that fit, with 95% intervals.
+Everything runs without a browser, so it can be driven from code:
+
+>>> ex = Explorer()
+>>> ex.rank.value, ex.held.value, ex.their_hand.value
+('7', 1, 5)
+>>> ex.answer                                    # P(they hold at least one 7)
+Fraction(447907, 1533595)
+>>> ex.about.value = "ocean"; ex.answer          # P(the ocean's top card is a 7)
+Fraction(97887, 1533595)
+>>> ex.held.value = 4; ex.message                # a bad combination is a message, not a traceback
+'copies you hold: 4 7s would be a whole book, laid down at once'
+>>> ex.held.value = 2; ex.samples.value = 2000; ex.simulate.click()
+>>> ex.estimate.fit, ex.estimate.low < float(ex.answer) < ex.estimate.high
+(1999, True)
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import NamedTuple
+
+import ipywidgets as w
+import numpy as np
+from matplotlib.figure import Figure
+
+from ..cards import name, plural
+from ..rules import Rules
+from ..stats import wilson_interval
+from ._panes import message_html, png, short_error
+from .scenario import Scenario
+
+_SLIDER = dict(continuous_update=False, style={"description_width": "9em"}, layout=w.Layout(width="22em"))
+
+
+class Estimate(NamedTuple):
+    """A Monte Carlo answer: the share of fitting deals with its Wilson interval, and per count."""
+
+    p: float
+    low: float
+    high: float
+    fit: int
+    samples: int
+    counts: dict   # {count: (share, low, high)} for the plot
+
+
+class Explorer(w.VBox):
+    """Sliders for stated facts about one rank; the exact answer, its distribution, a simulation.
+
+    Args:
+        rules: a preset name or :class:`Rules`; only the deck matters (ranks and book size).
+        rank: the rank to start with.
+    """
+
+    def __init__(self, rules: str | Rules = "pond", rank: str = "7"):
+        rules = Rules.preset(rules) if isinstance(rules, str) else rules
+        self._deck = dict(n_ranks=rules.n_ranks, book_size=rules.book_size)
+        ranks = Scenario(**self._deck).ranks
+        self.rank = w.Dropdown(options=ranks, value=rank if rank in ranks else ranks[0], description="rank",
+                               style=_SLIDER["style"])
+        self.held = w.IntSlider(1, 0, 4, description="copies you hold", **_SLIDER)
+        self.other_cards = w.IntSlider(4, 0, 20, description="your other cards", **_SLIDER)
+        self.books = w.IntSlider(0, 0, len(ranks) - 1, description="books out", **_SLIDER)
+        self.players = w.IntSlider(2, 2, 4, description="players", **_SLIDER)
+        self.their_hand = w.IntSlider(5, 0, 30, description="their hand", **_SLIDER)
+        self.ocean = w.IntSlider(0, 0, 4 * len(ranks), description="ocean", **_SLIDER)
+        self.asked = w.Checkbox(False, description="they asked for it (one of their cards is one)", indent=False)
+        self.go_fish = w.Checkbox(False, description='they said "Go Fish!" to it', indent=False)
+        self.drawn_since = w.IntSlider(0, 0, 10, description="drawn since", **_SLIDER)
+        self.textbook = w.Checkbox(False, description="textbook: a hand may hold a whole book", indent=False)
+        self.about = w.ToggleButtons(options=[("their hand", "hand"), ("the ocean's top card", "ocean")],
+                                     value="hand", description="question")
+        self.at_least = w.IntSlider(1, 1, 3, description="at least", **_SLIDER)
+        self.samples = w.BoundedIntText(20_000, min=100, max=1_000_000, step=1000, description="deals",
+                                        layout=w.Layout(width="14em"))
+        self.seed = w.BoundedIntText(0, min=0, max=2**31 - 1, description="seed", layout=w.Layout(width="12em"))
+        self.simulate = w.Button(description="simulate", icon="random", button_style="info")
+
+        self.answer_html, self.textbook_html, self.code_html = w.HTML(), w.HTML(), w.HTML()
+        self.message_html, self.estimate_html = w.HTML(), w.HTML()
+        self.image = w.Image(format="png", layout=w.Layout(max_width="34em"))
+        self.scenario: Scenario | None = None
+        self.answer: Fraction | None = None
+        self.distribution: dict = {}
+        self.estimate: Estimate | None = None
+        self.figure: Figure | None = None
+        self._syncing = False
+
+        facts = [self.rank, self.held, self.other_cards, self.books, self.players, self.their_hand, self.ocean,
+                 self.asked, self.go_fish, self.drawn_since, self.textbook, self.about, self.at_least]
+        for control in facts:
+            control.observe(self._changed, names="value")
+        self.simulate.on_click(self._simulate)
+        left = w.VBox(facts[:-2], layout=w.Layout(min_width="24em"))
+        right = w.VBox([self.about, self.at_least, self.answer_html, self.textbook_html, self.message_html,
+                        self.image, w.HBox([self.samples, self.seed, self.simulate]), self.estimate_html,
+                        self.code_html])
+        super().__init__([w.HTML("<b>Probability explorer</b>: what stated facts say about one rank"),
+                          w.HBox([left, right])])
+        self.refresh()
+
+    @property
+    def message(self) -> str:
+        """The message shown (an invalid combination of facts), or ``""``."""
+        return self._message
+
+    # ------------------------------------------------------------------ reading the controls
+    def _changed(self, change):
+        if not self._syncing:
+            self.refresh()
+
+    def _scenario(self) -> Scenario:
+        return Scenario(rank=self.rank.value, held=self.held.value, other_cards=self.other_cards.value,
+                        books=self.books.value, players=self.players.value, their_hand=self.their_hand.value,
+                        ocean=None if self.players.value == 2 else self.ocean.value, asked=self.asked.value,
+                        go_fish=self.go_fish.value, drawn_since=self.drawn_since.value,
+                        textbook=self.textbook.value, **self._deck)
+
+    def refresh(self):
+        """Recompute everything from the controls (called whenever one changes)."""
+        self.drawn_since.disabled = not self.go_fish.value
+        self.at_least.disabled = self.about.value != "hand"
+        # with two players the ocean is simply what is left: shown, not set
+        self.ocean.disabled = self.players.value == 2
+        self.estimate = None
+        self.estimate_html.value = ""
+        self.scenario = self._scenario()
+        try:
+            facts = self.scenario.facts()
+            if self.players.value == 2:
+                self._set_quietly(self.ocean, facts.ocean_size)
+            place = self.scenario.place(self.about.value)
+            self.answer = (facts.p_holds(1, self.rank.value, self.at_least.value) if place == 1
+                           else facts.p_top(self.rank.value))
+            self.distribution = facts.count_distribution(place, self.rank.value)
+        except Exception as error:  # noqa: BLE001 - a learner sees a message, never a traceback
+            self._fail(short_error(error))
+            return
+        self._message = ""
+        self.message_html.value = ""
+        self.simulate.disabled = False
+        self.answer_html.value = f"<p style='font-size: 1.2em'>{self._question()} = <b>{self.answer}</b> " \
+                                 f"≈ <b>{float(self.answer):.5f}</b></p>"
+        self.textbook_html.value = self._textbook_line()
+        self.code_html.value = f"<code>{self.scenario.code()}</code>"
+        self._draw()
+
+    def _set_quietly(self, control, value):
+        self._syncing = True
+        try:
+            control.value = value
+        finally:
+            self._syncing = False
+
+    def _fail(self, text: str):
+        self._message = text
+        self.message_html.value = message_html(text)
+        self.answer, self.distribution = None, {}
+        self.answer_html.value = self.textbook_html.value = self.code_html.value = ""
+        self.simulate.disabled = True
+        self.image.value = b""
+        self.figure = None
+
+    def _question(self) -> str:
+        rank = self.rank.value
+        if self.about.value == "hand":
+            k = self.at_least.value
+            return f"P(they hold at least {'one ' + name(rank) if k == 1 else f'{k} {plural(rank)}'})"
+        article = "an" if name(rank)[0] in "AEIOU8" else "a"
+        return f"P(the ocean's top card is {article} {name(rank)})"
+
+    def _textbook_line(self) -> str:
+        about = self.about.value
+        dist = self.scenario.hypergeom(about)
+        if dist is None:
+            return "<small>Not the textbook case (the whole-book rule, or what they did, conditions the deal): " \
+                   "no hypergeometric formula, but the count above is exact.</small>"
+        p = dist.sf(self.at_least.value - 1) if about == "hand" else dist.mean() / max(dist.args[2], 1)
+        kw = ", ".join(f"{k}={v}" for k, v in zip("MnN", dist.args))
+        return f"<small>Textbook case: <code>scipy.stats.hypergeom({kw})</code> gives {p:.5f}.</small>"
+
+    # ------------------------------------------------------------------ the plot and the simulation
+    def _draw(self):
+        rank, about = self.rank.value, self.about.value
+        where = "their hand" if about == "hand" else "the ocean"
+        figure = Figure(figsize=(5.2, 3.2))
+        ax = figure.subplots()
+        counts = list(self.distribution)
+        ax.bar(counts, [float(p) for p in self.distribution.values()], color="#7aa6d6", label="exact (Facts)")
+        if self.estimate is not None:
+            ks = sorted(self.estimate.counts)
+            share = np.array([self.estimate.counts[k][0] for k in ks])
+            err = np.array([[share[i] - self.estimate.counts[k][1] for i, k in enumerate(ks)],
+                            [self.estimate.counts[k][2] - share[i] for i, k in enumerate(ks)]])
+            ax.errorbar(ks, share, yerr=err, fmt="o", color="black", capsize=4,
+                        label=f"Monte Carlo, {self.estimate.fit:,} deals (95%)")
+        ax.set_xticks(range(0, max(counts + [1]) + 1))
+        ax.set_xlabel(f"{plural(rank)} in {where}")
+        ax.set_ylabel("probability")
+        ax.set_title(f"How many {plural(rank)} are in {where}")
+        ax.legend(loc="best", fontsize="small")
+        self.figure = figure
+        self.image.value = png(figure)
+
+    def _simulate(self, _button=None):
+        try:
+            sample = self.scenario.sample(self.samples.value, self.seed.value)
+        except Exception as error:  # noqa: BLE001 - a learner sees a message, never a traceback
+            self._fail(short_error(error))
+            return
+        if not sample.fit:
+            self.estimate_html.value = message_html(f"None of the {sample.samples:,} deals fit the facts: "
+                                                    "try more deals.")
+            return
+        about = self.about.value
+        values = sample.hand if about == "hand" else sample.ocean
+        hits = int((sample.hand >= self.at_least.value).sum()) if about == "hand" else int(sample.top.sum())
+        low, high = wilson_interval(hits, sample.fit)
+        per_count = {}
+        for k in np.unique(values):
+            n = int((values == k).sum())
+            per_count[int(k)] = (n / sample.fit, *wilson_interval(n, sample.fit))
+        self.estimate = Estimate(hits / sample.fit, low, high, sample.fit, sample.samples, per_count)
+        inside = "inside" if low <= self.answer <= high else "outside"
+        self.estimate_html.value = (
+            f"Monte Carlo: <b>{self.estimate.p:.5f}</b> (95% interval {low:.5f} to {high:.5f}) from "
+            f"{sample.fit:,} of {sample.samples:,} random deals that fit the facts (seed {self.seed.value}); "
+            f"the exact {float(self.answer):.5f} is {inside} it.")
+        self._draw()

@@ -1,0 +1,174 @@
+"""The probability explorer, driven without a browser: set control values, click buttons, and check
+that the numbers shown are the library's (exact fractions, built here independently with Facts)."""
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from gofish_teach import Rules
+from gofish_teach.probability import Facts
+from gofish_teach.stats import wilson_interval
+from gofish_teach.widgets.explorer import Explorer
+from gofish_teach.widgets.scenario import Scenario
+
+
+@pytest.fixture
+def ex():
+    return Explorer()
+
+
+def shows(ex, p: Fraction):
+    """The answer line shows ``p`` as a fraction and as a decimal."""
+    assert ex.answer == p
+    assert f"<b>{p}</b>" in ex.answer_html.value
+    assert f"{float(p):.5f}" in ex.answer_html.value
+    assert ex.message == "" and ex.message_html.value == ""
+
+
+def test_opens_with_one_seven_against_one_opponent(ex):
+    facts = Facts(hand="7 A 2 3 4", hand_sizes={1: 5})
+    shows(ex, facts.p_holds(1, "7"))
+    assert ex.distribution == facts.count_distribution(1, "7")
+    assert ex.ocean.value == facts.ocean_size == 42 and ex.ocean.disabled  # two players: the ocean is the rest
+    assert ex.drawn_since.disabled and not ex.at_least.disabled
+    assert "P(they hold at least one 7)" in ex.answer_html.value
+    assert ex.code_html.value == "<code>Facts(hand='7 A 2 3 4', hand_sizes={1: 5}, n_ranks=13, book_size=4)</code>"
+    ax = ex.figure.axes[0]
+    assert (ax.get_title(), ax.get_xlabel(), ax.get_ylabel()) == ("How many 7s are in their hand", "7s in their hand",
+                                                                   "probability")
+    assert ex.image.value[:4] == b"\x89PNG"
+
+
+def test_every_fact_control_gives_the_library_answer(ex):
+    ex.rank.value = "Q"
+    ex.held.value = 2
+    ex.other_cards.value = 3
+    ex.books.value = 2                              # the highest other ranks: K and J
+    shows(ex, Facts(hand="Q Q A 2 3", books=["K", "J"], hand_sizes={1: 5}).p_holds(1, "Q"))
+    ex.their_hand.value = 7
+    shows(ex, Facts(hand="Q Q A 2 3", books=["K", "J"], hand_sizes={1: 7}).p_holds(1, "Q"))
+    ex.players.value = 3
+    ex.ocean.value = 20                             # 39 unseen: 7 theirs, 20 in the ocean, 12 with seat 2
+    assert not ex.ocean.disabled
+    shows(ex, Facts(hand="Q Q A 2 3", books=["K", "J"], hand_sizes={1: 7, 2: 12}, ocean=20).p_holds(1, "Q"))
+    ex.players.value = 4                            # the other two opponents share the 12
+    base = dict(hand="Q Q A 2 3", books=["K", "J"], hand_sizes={1: 7, 2: 6, 3: 6}, ocean=20)
+    shows(ex, Facts(**base).p_holds(1, "Q"))
+    ex.asked.value = True
+    shows(ex, Facts(**base, known={1: ["Q"]}).p_holds(1, "Q"))
+    ex.at_least.value = 2
+    shows(ex, Facts(**base, known={1: ["Q"]}).p_holds(1, "Q", at_least=2))
+    assert "P(they hold at least 2 Queens)" in ex.answer_html.value
+    ex.at_least.value = 1
+    ex.asked.value = False
+    ex.go_fish.value = True
+    assert not ex.drawn_since.disabled
+    shows(ex, Fraction(0))                          # "Go Fish!" and nothing drawn since: none
+    assert ex.distribution == {0: 1}
+    ex.drawn_since.value = 1
+    facts = Facts(**base, at_most={1: {"Q": 1}})
+    shows(ex, facts.p_holds(1, "Q"))
+    assert ex.distribution == facts.count_distribution(1, "Q")
+    ex.about.value = "ocean"
+    assert ex.at_least.disabled
+    shows(ex, facts.p_top("Q"))
+    assert ex.distribution == facts.count_distribution("ocean", "Q")
+    assert "P(the ocean's top card is a Queen)" in ex.answer_html.value
+    assert ex.figure.axes[0].get_xlabel() == "Queens in the ocean"
+    ex.go_fish.value = False
+    ex.textbook.value = True
+    shows(ex, Facts(**base, books_laid=False).p_top("Q"))
+    assert "books_laid=False" in ex.code_html.value
+
+
+def test_textbook_case_is_the_hypergeometric_answer(ex):
+    ex.textbook.value = True
+    ex.held.value = 2
+    ex.other_cards.value = 3                                  # 47 unseen cards, 2 of them 7s
+    line = ex.textbook_html.value
+    assert "scipy.stats.hypergeom(M=47, n=2, N=5)" in line
+    assert float(ex.answer) == pytest.approx(sps.hypergeom(47, 2, 5).sf(0), abs=1e-12)
+    assert f"{sps.hypergeom(47, 2, 5).sf(0):.5f}" in line
+    ex.about.value = "ocean"
+    assert ex.answer == Fraction(2, 47)
+    for k, p in ex.distribution.items():                      # the ocean's count: 42 of the 47 cards
+        assert float(p) == pytest.approx(sps.hypergeom(47, 2, 42).pmf(k), abs=1e-12)
+    ex.asked.value = True                                     # conditioned: no textbook formula
+    assert "Not the textbook case" in ex.textbook_html.value
+
+
+@pytest.mark.parametrize("settings, words", [
+    ({"held": 4}, "copies you hold: 4 7s would be a whole book"),
+    ({"textbook": True, "held": 4, "asked": True}, "known: more 7s than the 0"),
+    ({"players": 3, "ocean": 52}, "ocean: 52 cards and their 5 are more than the 47 cards"),
+    ({"their_hand": 30, "other_cards": 20, "books": 1}, "hand_sizes: the other hands hold 30 cards, but only 27"),
+    ({"asked": True, "go_fish": True}, "lacks[1]: seat 1 is known to hold 7s, so cannot lack them"),
+    ({"books": 12, "other_cards": 1}, "other cards in your hand: 1 do not fit in the 0 ranks left"),
+    ({"other_cards": 18, "books": 1, "their_hand": 29, "about": "ocean"}, "the ocean is empty"),
+])
+def test_invalid_combinations_show_a_message_and_recover(ex, settings, words):
+    for name, value in settings.items():
+        getattr(ex, name).value = value
+    assert words in ex.message, ex.message
+    assert words.split(":")[0] in ex.message_html.value and "Traceback" not in ex.message_html.value
+    assert ex.answer is None and ex.answer_html.value == "" and ex.figure is None
+    assert ex.simulate.disabled
+    ex.simulate.click()                                       # a disabled button's click does nothing harmful
+    fresh = Explorer()
+    for name in settings:                                     # back to the defaults: the message goes
+        getattr(ex, name).value = getattr(fresh, name).value
+    assert ex.message == "" and ex.answer is not None and not ex.simulate.disabled
+
+
+def test_simulate_overlays_a_seeded_estimate_with_its_interval(ex):
+    ex.players.value = 4
+    ex.ocean.value = 20
+    ex.go_fish.value = True
+    ex.drawn_since.value = 1
+    ex.their_hand.value = 9
+    ex.samples.value = 5000
+    ex.seed.value = 11
+    ex.simulate.click()
+    first = ex.estimate
+    assert first.samples == 5000 and 0 < first.fit <= 5000
+    assert first.low <= float(ex.answer) <= first.high          # seeded, so this is a fixed fact
+    assert f"{first.p:.5f}" in ex.estimate_html.value and "inside" in ex.estimate_html.value
+    labels = ex.figure.axes[0].get_legend_handles_labels()[1]
+    assert labels == ["exact (Facts)", f"Monte Carlo, {first.fit:,} deals (95%)"]
+    ex.simulate.click()
+    assert ex.estimate == first                               # the same seed, the same deals
+    ex.seed.value = 12                                        # not a fact: the estimate stays until clicked
+    ex.simulate.click()
+    assert ex.estimate.p != first.p
+    ex.their_hand.value = 8                                   # a new fact: the old estimate is gone
+    assert ex.estimate is None and ex.estimate_html.value == ""
+    assert len(ex.figure.axes[0].get_legend_handles_labels()[1]) == 1
+
+
+def test_a_small_deck_and_pairs():
+    small = Explorer(Rules.preset("pond").replace(n_ranks=4), rank="3")
+    assert small.rank.options == ("A", "2", "3", "4") and small.rank.value == "3"
+    small.other_cards.value = 2
+    small.their_hand.value = 3
+    shows(small, Facts(hand="3 A 2", hand_sizes={1: 3}, n_ranks=4).p_holds(1, "3"))
+    pairs = Explorer(Rules.preset("family").replace(book_size=2))
+    assert pairs.held.value == 1 and pairs.message == ""
+    pairs.held.value = 2
+    assert pairs.message == "copies you hold: 2 7s would be a whole book, laid down at once"
+
+
+@pytest.mark.parametrize("scenario", [
+    Scenario(players=4, ocean=20, asked=True),
+    Scenario(players=3, ocean=10, go_fish=True, drawn_since=1, their_hand=8),
+    Scenario(rank="2", held=0, other_cards=3, asked=True, go_fish=True, drawn_since=2, n_ranks=6, their_hand=6),
+    Scenario(rank="3", held=1, other_cards=2, textbook=True, players=4, ocean=5, n_ranks=5, book_size=2),
+])
+def test_the_sampler_agrees_with_the_exact_count(scenario):
+    facts, sample = scenario.facts(), scenario.sample(40_000, seed=5)
+    for place, counts in ((1, sample.hand), ("ocean", sample.ocean)):
+        for k, p in facts.count_distribution(place, scenario.rank).items():
+            low, high = wilson_interval(int(np.sum(counts == k)), sample.fit, confidence=0.999)
+            assert low <= p <= high, (place, k, float(p), low, high)
+    low, high = wilson_interval(int(sample.top.sum()), sample.fit, confidence=0.999)
+    assert low <= facts.p_top(scenario.rank) <= high
