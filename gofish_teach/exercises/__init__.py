@@ -1,0 +1,44 @@
+"""The exercises' checks: what a learner's check cell calls, and what the grader runs.
+
+In an exercise notebook::
+
+    from gofish_teach.exercises import check
+    check("01-deal", deal)
+
+prints, for every case, the call that was tried, the answer expected and what came back.
+Each call runs in a child process with a time and a memory limit (:mod:`.sandbox`), so
+an exception, an endless loop or a memory hog is reported, and the kernel carries on.
+
+>>> [ex.id for ex in EXERCISES][:3]
+['01-deal', '02-legal-asks', '03-give']
+>>> get_exercise("07-p-lucky").function
+'p_lucky'
+"""
+from __future__ import annotations
+
+from .chances import P_HOLDS, P_LUCKY
+from .checking import Case, Exercise, Report, check, run_check
+from .game_logic import BOOKS, DEAL, GAME_OVER, GIVE, LEGAL_ASKS, NEXT_ASKER
+from .strategy import ASK_WHO_ASKED, CAPSTONE, EXPERIMENT, biggest_pile, lowest_rank, random_asker
+
+#: Every exercise, in the order of the notebooks (rising difficulty).
+EXERCISES: tuple[Exercise, ...] = (DEAL, LEGAL_ASKS, GIVE, BOOKS, NEXT_ASKER, GAME_OVER, P_LUCKY, P_HOLDS,
+                                   ASK_WHO_ASKED, EXPERIMENT, CAPSTONE)
+_BY_ID = {ex.id: ex for ex in EXERCISES}
+
+
+def get_exercise(exercise) -> Exercise:
+    """An :class:`Exercise` from itself, its id (``"01-deal"``) or its number (``"01"`` or ``1``)."""
+    if isinstance(exercise, Exercise):
+        return exercise
+    key = str(exercise).strip()
+    if key in _BY_ID:
+        return _BY_ID[key]
+    for ex in EXERCISES:
+        if key.isdigit() and ex.id.startswith(f"{int(key):02d}-"):
+            return ex
+    raise ValueError(f"exercise {exercise!r} is unknown: choose one of {', '.join(_BY_ID)}")
+
+
+__all__ = ["EXERCISES", "Case", "Exercise", "Report", "check", "run_check", "get_exercise",
+           "lowest_rank", "biggest_pile", "random_asker"]

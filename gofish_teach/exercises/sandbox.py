@@ -1,0 +1,242 @@
+"""Run one call of a learner's function with a time limit and a memory limit, and survive it.
+
+A check must never hang or kill the notebook's kernel, whatever the learner wrote: an
+endless loop, an exception, a function that eats all the memory. So each call runs in a
+forked child process (it inherits the learner's function, however it was defined), which
+sends back what it returned, or what it raised, and everything it printed. If the child
+is not done in time it is killed: a thread cannot stop a ``while True: pass``, a process can.
+
+>>> outcome = call(sorted, ([3, 1, 2],))
+>>> outcome.status, outcome.value
+('ok', [1, 2, 3])
+>>> call(int, ("seven",)).error
+"ValueError: invalid literal for int() with base 10: 'seven'"
+>>> def forever():
+...     while True:
+...         pass
+>>> call(forever, time_limit=0.2).status
+'timeout'
+
+Where ``fork`` does not exist (Windows), the call runs in a thread instead: an endless loop
+is still reported after the time limit, but keeps running until the kernel is restarted.
+"""
+from __future__ import annotations
+
+import io
+import os
+import pickle
+import select
+import signal
+import sys
+import threading
+import time
+import traceback
+import warnings
+from dataclasses import dataclass, field
+
+#: Seconds a single call may take by default.
+TIME_LIMIT = 5.0
+#: Memory a single call may allocate by default, on top of what the process already uses.
+MEMORY_MB = 1024
+#: The most printed text kept from one call (the rest is cut).
+MAX_OUTPUT = 2000
+
+
+@dataclass
+class Outcome:
+    """What one call did.
+
+    ``status``: ``"ok"`` (it returned ``value``), ``"error"`` (it raised: ``error`` is
+    ``"Type: message"``, ``exception`` the type's name, ``traceback`` the learner's frames),
+    ``"timeout"`` (it ran past the time limit and was stopped) or ``"memory"`` (it ran out of
+    its memory allowance). ``output`` is what it printed.
+    """
+
+    status: str
+    value: object = None
+    error: str = ""
+    exception: str = ""
+    traceback: str = ""
+    output: str = ""
+    seconds: float = field(default=0.0, compare=False)
+
+
+def call(func, args=(), kwargs=None, *, time_limit: float = TIME_LIMIT, memory_mb: int | None = MEMORY_MB) -> Outcome:
+    """Call ``func(*args, **kwargs)`` in a child process; return its :class:`Outcome`.
+
+    The child gets ``time_limit`` seconds and ``memory_mb`` megabytes beyond what this
+    process already holds (``None``: no memory limit). The arguments reach the child as
+    they are (they are not copied through pickle); the value comes back through pickle, so
+    a value that cannot be pickled comes back as its ``repr`` text.
+    """
+    kwargs = kwargs or {}
+    if not hasattr(os, "fork"):
+        return _call_in_thread(func, args, kwargs, time_limit)
+    read, write = os.pipe()
+    start = time.monotonic()
+    with warnings.catch_warnings():
+        # Python 3.12+ warns that forking a threaded process (a Jupyter kernel) may deadlock
+        # the child. The child only runs the learner's function and exits; if it does
+        # deadlock, the time limit ends it like any endless loop.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        pid = os.fork()
+    if pid == 0:  # the child: never returns
+        os.close(read)
+        _child(func, args, kwargs, memory_mb, write)
+    os.close(write)
+    data, finished = _read_until(read, start + time_limit)
+    os.close(read)
+    if not finished:
+        _kill(pid)
+        return Outcome("timeout", error=f"no answer within the time limit of {time_limit:g} s: is there an endless loop?",
+                       seconds=time.monotonic() - start)
+    _, wait_status = os.waitpid(pid, 0)
+    seconds = time.monotonic() - start
+    try:
+        kind, payload, output = pickle.loads(data)
+    except Exception:
+        # The child died without a word: killed by the kernel, usually for memory.
+        died = -os.WTERMSIG(wait_status) if os.WIFSIGNALED(wait_status) else os.WEXITSTATUS(wait_status)
+        return Outcome("memory" if died in (-signal.SIGKILL, -signal.SIGABRT) else "error",
+                       error=f"the function's process ended without answering (exit status {died})", seconds=seconds)
+    return _outcome(kind, payload, output, seconds)
+
+
+def _child(func, args, kwargs, memory_mb, write) -> None:
+    """Run in the forked child: call, send ``(kind, payload, printed)``, and exit at once."""
+    try:
+        buffer = io.StringIO()
+        sys.stdout = sys.stderr = buffer  # the kernel's own streams must not be touched from here
+        _limit_memory(memory_mb)
+        try:
+            result = ("ok", func(*args, **kwargs))
+        except MemoryError:
+            result = ("memory", "MemoryError: ran out of its memory allowance")
+        except BaseException as e:  # noqa: BLE001 - the learner may raise anything, even SystemExit
+            result = ("error", (type(e).__name__, _message(e), _learner_traceback(e)))
+        output = buffer.getvalue()
+        try:
+            data = pickle.dumps(result + (output,))
+        except Exception:  # a value pickle cannot carry: send its text instead
+            data = pickle.dumps(("unpicklable", _safe_repr(result[1]), output))
+        with os.fdopen(write, "wb") as pipe:
+            pipe.write(data)
+    finally:
+        os._exit(0)  # skip atexit handlers and buffer flushes that belong to the parent
+
+
+def _outcome(kind, payload, output, seconds) -> Outcome:
+    output = output if len(output) <= MAX_OUTPUT else output[:MAX_OUTPUT] + "\n... (output cut)"
+    if kind == "ok":
+        return Outcome("ok", value=payload, output=output, seconds=seconds)
+    if kind == "unpicklable":
+        return Outcome("ok", value=_Unpicklable(payload), output=output, seconds=seconds)
+    if kind == "memory":
+        return Outcome("memory", error=payload, exception="MemoryError", output=output, seconds=seconds)
+    name, message, trace = payload
+    return Outcome("error", error=f"{name}: {message}" if message else name, exception=name,
+                   traceback=trace, output=output, seconds=seconds)
+
+
+class _Unpicklable:
+    """Stands in for a returned value that could not be sent back; shows as the value's repr."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _read_until(fd: int, deadline: float) -> tuple[bytes, bool]:
+    """Everything written to ``fd`` until the writer closes it; ``finished`` False past ``deadline``."""
+    chunks = []
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return b"", False
+        ready, _, _ = select.select([fd], [], [], left)
+        if not ready:
+            continue
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return b"".join(chunks), True
+        chunks.append(chunk)
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    os.waitpid(pid, 0)
+
+
+def _limit_memory(memory_mb: int | None) -> None:
+    """Cap the child's address space at what it holds now plus ``memory_mb``."""
+    if memory_mb is None:
+        return
+    try:
+        import resource
+
+        with open("/proc/self/statm") as f:
+            current = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        limit = current + memory_mb * 2**20
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)  # never above a limit set from outside (the grader's)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    except (ImportError, OSError, ValueError):
+        pass  # no /proc or no RLIMIT_AS (macOS): run without a memory cap
+
+
+def _message(e: BaseException) -> str:
+    try:
+        return str(e)
+    except Exception:
+        return "(the exception's message could not be shown)"
+
+
+def _learner_traceback(e: BaseException) -> str:
+    """The traceback without this module's own frames: where the learner's code failed."""
+    tb = e.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
+        tb = tb.tb_next
+    try:
+        return "".join(traceback.format_exception(type(e), e, tb))
+    except Exception:
+        return ""
+
+
+def _safe_repr(value) -> str:
+    try:
+        return repr(value)
+    except Exception:
+        return f"<a {type(value).__name__} that cannot be shown>"
+
+
+def _call_in_thread(func, args, kwargs, time_limit) -> Outcome:
+    """The fallback without ``fork``: a daemon thread, abandoned (still running) past the limit."""
+    box: dict = {}
+
+    def run():
+        buffer = io.StringIO()
+        try:
+            box["result"] = ("ok", func(*args, **kwargs))
+        except MemoryError:
+            box["result"] = ("memory", "MemoryError: ran out of memory")
+        except BaseException as e:  # noqa: BLE001
+            box["result"] = ("error", (type(e).__name__, _message(e), _learner_traceback(e)))
+        box["output"] = buffer.getvalue()
+
+    start = time.monotonic()
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(time_limit)
+    seconds = time.monotonic() - start
+    if thread.is_alive():
+        return Outcome("timeout", error=f"no answer within the time limit of {time_limit:g} s: is there an endless "
+                                        "loop? (It keeps running in the background until you restart the kernel.)",
+                       seconds=seconds)
+    kind, payload = box["result"]
+    return _outcome(kind, payload, box.get("output", ""), seconds)
