@@ -1,7 +1,11 @@
 """Widgets to play and explore inline in JupyterLab (ipywidgets 8).
 
 - :class:`Table`: a game of Go Fish against bots, with a knowledge panel and hints.
+- :class:`Explorer`: sliders for stated facts; the exact probability, its distribution, a simulation.
+- :class:`Lab`: tournaments of strategies, win shares, a paired comparison, game lengths.
 """
+from .explorer import Explorer
+from .lab import Lab
 from .table import Table
 
-__all__ = ["Table"]
+__all__ = ["Table", "Explorer", "Lab"]

@@ -1,0 +1,233 @@
+"""The strategy lab: a tournament in a cell, with win shares, a paired comparison and game lengths.
+
+Pick the rules, the players, a lineup (built-in strategies or your own functions), the number
+of games and a seed, and press "run". The lab plays the games with
+:func:`gofish_teach.simulate.simulate` (seats rotate, every lineup is dealt the same decks),
+shows each entry's win share with its 95% interval, compares the lineup with a baseline
+lineup game by game on the same decks (:func:`gofish_teach.stats.paired_test`), and draws
+the win shares and the game-length histogram. The same seed gives the same numbers.
+
+>>> def cautious(view, rng):              # a learner's own strategy: ask the first opponent
+...     return min(q for q in range(view.n_players) if q != view.player), view.hand[0].rank
+>>> lab = Lab(strategies={"cautious": cautious}, rules="family", players=2, games=200, seed=3)
+>>> lab.lineup[0].value = "cautious"; lab.run.click()
+>>> lab.results.lineup, lab.results.games
+(('cautious', 'random'), 200)
+>>> lab.paired.games, lab.paired.label_b
+(200, 'random (b, entry 0)')
+>>> lab.games.value = 0; lab.run.click(); lab.message      # a bad setting is a message, not a traceback
+'games must be at least 1, not 0'
+
+``Lab(executor=client)`` (a Dask ``distributed.Client``, or any ``concurrent.futures.Executor``)
+adds a "run on" choice that plays the games on that cluster: the same games, game for game.
+"""
+from __future__ import annotations
+
+import os
+
+import ipywidgets as w
+from matplotlib.figure import Figure
+
+from ..plots import plot_game_length, plot_win_share
+from ..rules import PRESETS, Rules
+from ..stats import paired_test, win_share
+from ..strategies import STRATEGIES, get_strategy
+from ._panes import message_html, png, short_error
+
+_WIDE = dict(style={"description_width": "7em"})
+#: The "run on" choices: label and key (an executor passed to the lab adds one more).
+RUN_ON = {"here": "this kernel (one process)", "cores": "all cores (process pool)"}
+
+
+class Named:
+    """A learner's strategy under the name the lab shows (``Lab(strategies={"mine": f})`` shows "mine").
+
+    A plain class of the module, so it pickles whenever the function does (for a process pool
+    or a Dask cluster), and :func:`~gofish_teach.strategies.strategy_name` reads ``__name__``.
+    """
+
+    def __init__(self, strategy, name: str):
+        self.strategy, self.__name__ = get_strategy(strategy), name
+
+    def __call__(self, view, rng):
+        return self.strategy(view, rng)
+
+    def __repr__(self) -> str:
+        return f"<strategy {self.__name__}>"
+
+
+class Lab(w.VBox):
+    """A tournament runner for a notebook.
+
+    Args:
+        strategies: your own strategies by name, ``{"mine": f}``: each a function
+            ``f(view, rng) -> (target, rank)`` or an object with ``choose``. They join the
+            built-in ones in every seat's menu.
+        rules, players, games, seed: starting values of those controls.
+        executor: a Dask ``distributed.Client`` (its ``get_executor()`` is used) or any
+            ``concurrent.futures.Executor``; adds it to the "run on" choices and selects it.
+    """
+
+    def __init__(self, strategies: dict | None = None, *, rules: str = "pond", players: int = 4, games: int = 1000,
+                 seed: int = 0, executor=None):
+        self.own = self._own(strategies or {})
+        names = list(STRATEGIES) + list(self.own)
+        self._names = names
+        self.rules = w.Dropdown(options=list(PRESETS), value=rules, description="rules", **_WIDE)
+        self.players = w.IntSlider(players, 2, 6, description="players", continuous_update=False, **_WIDE)
+        self.games = w.BoundedIntText(games, min=0, max=10_000_000, step=100, description="games", **_WIDE)
+        self.seed = w.BoundedIntText(seed, min=0, max=2**63 - 1, description="seed", **_WIDE)
+        self.lineup_box, self.baseline_box = w.HBox(), w.HBox()
+        self.compare = w.Checkbox(True, description="compare with a baseline lineup on the same decks", indent=False)
+        self.entry = w.Dropdown(description="compare entry", **_WIDE)
+        self.executor = executor.get_executor() if hasattr(executor, "get_executor") else executor
+        run_on = [(label, key) for key, label in RUN_ON.items()]
+        if self.executor is not None:
+            run_on.append((self._executor_label(), "executor"))
+        self.run_on = w.Dropdown(options=run_on, value=run_on[-1][1] if executor is not None else "here",
+                                 description="run on", **_WIDE)
+        self.run = w.Button(description="run", icon="play", button_style="success")
+        self.progress = w.Output()
+        self.status_html, self.message_html = w.HTML(), w.HTML()
+        self.share_html, self.paired_html = w.HTML(), w.HTML()
+        self.image = w.Image(format="png", layout=w.Layout(max_width="52em"))
+        self.results = self.baseline = self.paired = self.figure = None
+        self._message = ""
+
+        self.rules.observe(self._rules_changed, names="value")
+        self.players.observe(self._players_changed, names="value")
+        self.compare.observe(self._players_changed, names="value")
+        self.run.on_click(self._run)
+        self._rules_changed()
+        self._players_changed()
+        super().__init__([
+            w.HTML("<b>Strategy lab</b>: a tournament, seats rotating, every lineup dealt the same decks"),
+            w.HBox([self.rules, self.players]), w.HBox([self.games, self.seed]),
+            w.HBox([w.Label("lineup", layout=w.Layout(width="7em")), self.lineup_box]),
+            self.compare, w.HBox([w.Label("baseline", layout=w.Layout(width="7em")), self.baseline_box]),
+            self.entry, w.HBox([self.run_on, self.run]), self.progress, self.message_html, self.status_html,
+            self.share_html, self.paired_html, self.image])
+
+    # ------------------------------------------------------------------ controls
+    @property
+    def lineup(self) -> tuple:
+        """The lineup's menus, one per seat (set ``.value`` to a strategy's name)."""
+        return self.lineup_box.children
+
+    @property
+    def baseline_lineup(self) -> tuple:
+        return self.baseline_box.children
+
+    @property
+    def message(self) -> str:
+        """The error shown after the last run, or ``""``."""
+        return self._message
+
+    @staticmethod
+    def _own(strategies: dict) -> dict:
+        if not isinstance(strategies, dict):
+            raise ValueError(f"strategies: give {{name: function}}, e.g. {{'mine': my_strategy}}, not {strategies!r}")
+        own = {}
+        for name, strategy in strategies.items():
+            if not isinstance(name, str) or not name:
+                raise ValueError(f"strategies: each name must be a non-empty string, not {name!r}")
+            if name in STRATEGIES:
+                raise ValueError(f"strategies: {name!r} is a built-in strategy's name; call yours something else")
+            own[name] = Named(strategy, name)  # get_strategy checks it is a function or has choose()
+        return own
+
+    def _executor_label(self) -> str:
+        kind = type(self.executor)
+        return "Dask cluster" if kind.__module__.startswith("distributed") else f"executor ({kind.__name__})"
+
+    def _rules_changed(self, change=None):
+        rules = Rules.preset(self.rules.value)
+        self.players.min, self.players.max = rules.min_players, rules.max_players  # the slider clamps the value
+
+    def _players_changed(self, change=None):
+        n = self.players.value
+        self.lineup_box.children = self._menus(self.lineup_box.children, n, ["memory"] + ["random"] * (n - 1))
+        self.baseline_box.children = self._menus(self.baseline_box.children, n, ["random"] * n)
+        for menu in self.baseline_box.children:
+            menu.disabled = not self.compare.value
+        keep = self.entry.value if self.entry.value is not None and self.entry.value < n else 0
+        self.entry.options = [(f"entry {k}", k) for k in range(n)]
+        self.entry.value = keep
+        self.entry.disabled = not self.compare.value
+
+    def _menus(self, old, n, default) -> tuple:
+        """``n`` strategy menus, keeping the choices already made."""
+        values = [m.value for m in old[:n]] + default[len(old):n]
+        return tuple(w.Dropdown(options=self._names, value=v, layout=w.Layout(width="9em")) for v in values)
+
+    def _strategy(self, name: str):
+        return self.own.get(name, name)  # built-ins travel by name (and run on the fast path)
+
+    # ------------------------------------------------------------------ running
+    def _run(self, _button=None):
+        self.run.disabled = True
+        self._message = ""
+        self.message_html.value = ""
+        try:
+            self._play()
+        except Exception as error:  # noqa: BLE001 - a learner sees a message, never a traceback
+            self._message = short_error(error)
+            self.message_html.value = message_html(self._message)
+            self.results = self.baseline = self.paired = self.figure = None
+            self.status_html.value = self.share_html.value = self.paired_html.value = ""
+            self.image.value = b""
+        finally:
+            self.run.disabled = False
+
+    def _where(self) -> dict:
+        return {"here": {"workers": 1}, "cores": {"workers": os.cpu_count() or 1},
+                "executor": {"executor": self.executor}}[self.run_on.value]
+
+    def _tournament(self, menus):
+        from ..simulate import simulate  # here, not at the top: opening a Table need not load the engines
+
+        return simulate([self._strategy(m.value) for m in menus], self.rules.value, self.games.value,
+                        self.seed.value, progress=_in_kernel(), **self._where())
+
+    def _play(self):
+        with self.progress:  # tqdm.auto draws its bar (a widget) here
+            self.progress.outputs = ()  # the last run's bars (clear_output() would print escapes off a kernel)
+            results = self._tournament(self.lineup)
+            baseline = self._tournament(self.baseline_lineup) if self.compare.value else None
+        self.results, self.baseline = results, baseline
+        entry = self.entry.value
+        self.paired = paired_test(results, baseline, entry=entry) if baseline is not None else None
+        self.status_html.value = (f"<small>{', '.join(results.lineup)}: {results.rules.name} rules, "
+                                  f"{results.n_players} players, {results.games:,} games, seed {results.seed}; "
+                                  f"{results.engine} engine, {results.seconds:.1f} s.</small>")
+        self.share_html.value = win_share(results)._repr_html_()
+        self.paired_html.value = self._paired_text(entry) if self.paired else ""
+        self._draw()
+
+    def _paired_text(self, entry: int) -> str:
+        t = self.paired
+        p = f"p = {t.pvalue:.3g}" if t.pvalue >= 0.001 else "p < 0.001"
+        verdict = ("the difference is clear at the 95% level" if t.low > 0 or t.high < 0
+                   else "the interval includes 0: no clear difference")
+        return (f"<p><b>Paired comparison, entry {entry}</b> on the same {t.games:,} decks: "
+                f"{t.label_a} won {t.share_a:.3f} of the games, {t.label_b} {t.share_b:.3f}; "
+                f"difference {t.difference:+.3f} (95% interval {t.low:+.3f} to {t.high:+.3f}), "
+                f"{t.method} {p}; {verdict}.</p>")
+
+    def _draw(self):
+        figure = Figure(figsize=(10, 3.4), layout="constrained")
+        shares, lengths = figure.subplots(1, 2)
+        plot_win_share(self.results, ax=shares)
+        runs = {"lineup": self.results, "baseline": self.baseline} if self.baseline is not None else self.results
+        plot_game_length(runs, ax=lengths)
+        self.figure = figure
+        self.image.value = png(figure)
+
+
+def _in_kernel() -> bool:
+    """Whether a Jupyter kernel runs this: only there is a progress bar drawn (as a widget)."""
+    import sys
+
+    ipython = sys.modules.get("IPython")  # not imported: no kernel
+    shell = ipython.get_ipython() if ipython else None
+    return getattr(shell, "kernel", None) is not None
