@@ -1,0 +1,168 @@
+"""The class tournament: isolated entries; crashes, cheats, endless loops and memory hogs forfeit and are reported."""
+from __future__ import annotations
+
+import io
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gofish_teach.tournament import (Forfeit, hidden_rng, load_entry, run_tournament, save_strategy,
+                                     schedule)
+
+ENTRIES = {
+    "good": """
+        def strategy(view, rng):
+            counts = view.counts
+            targets = [q for q in view.opponents if view.hand_sizes[q]] or list(view.opponents)
+            return targets[rng.integers(len(targets))], max(counts, key=counts.get)  # a numpy int target
+    """,
+    "broken": """
+        def strategy(view, rng):
+            if len(view.events) > 25:
+                raise KeyError("oops")
+            return view.legal_asks()[0]
+    """,
+    "endless": """
+        def strategy(view, rng):
+            while True:
+                pass
+    """,
+    "cheat": """
+        def strategy(view, rng):  # asks for Kings whether it holds one or not
+            return view.opponents[0], "K"
+    """,
+    "hog": """
+        def strategy(view, rng):
+            hoard = bytearray(8 * 2**30)
+            return view.legal_asks()[0]
+    """,
+    "nothing": "x = 1\n",
+    "typo": "def strategy(view, rng)\n    return 1\n",
+    "printer": """
+        import sys
+        def my_strategy(view, rng):  # prints a lot, reads stdin: neither may disturb the tournament
+            print("thinking..." * 1000)
+            sys.stdin.read()
+            return view.legal_asks()[-1]
+    """,
+}
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("strategies")
+    for name, source in ENTRIES.items():
+        (folder / f"{name}.py").write_text(textwrap.dedent(source))
+    (folder / "_helper.py").write_text("raise SystemExit('a private module, not an entry')\n")
+    result = run_tournament(folder, "pond", players=4, games=1, builtins=["random"], time_limit=2,
+                            memory_mb=1024, seed=11)
+    return result, {e.name: e for e in result.entrants}
+
+
+def test_well_behaved_entries_play_every_table_they_sit_at(played):
+    result, by_name = played
+    assert len(by_name) == len(ENTRIES) + 1 and "_helper" not in by_name
+    assert len(result.tables) == 126  # every group of 4 of the 9 entrants
+    for name in ("good", "printer", "random"):
+        assert by_name[name].status == "ok", by_name[name].reason
+        assert by_name[name].games == 56  # C(8, 3) tables, one game each
+    assert 0 < by_name["random"].wins < by_name["random"].games
+
+
+@pytest.mark.parametrize("name, kind, words", [
+    ("broken", "crash", "it raised KeyError: 'oops'"),
+    ("endless", "timeout", "no answer within the time limit of 2 s"),
+    ("cheat", "illegal", "illegal ask (0, 'K'): player 1 holds no Kings"),
+    ("hog", "memory", "ran out of memory"),
+    ("nothing", "crash", "defines no function strategy(view, rng)"),
+    ("typo", "crash", "could not be loaded: SyntaxError"),
+])
+def test_misbehaving_entries_forfeit_all_their_games_and_are_reported(played, name, kind, words):
+    result, by_name = played
+    entrant = by_name[name]
+    assert (entrant.status, entrant.wins, entrant.games) == (kind, 0, 56)
+    assert words in entrant.reason and "(table " in entrant.reason
+    assert f"{name} forfeits its 56 games: " in result.leaderboard()
+
+
+def test_the_leaderboard_ranks_by_win_share_with_intervals(played, tmp_path):
+    result, _ = played
+    text = result.leaderboard()
+    assert text.startswith("Class tournament: pond rules, 4 players, 126 tables x 1 games (126 games), seed 11")
+    assert "95% interval" in text and "Fair share (1/4): 0.250" in text
+    ranked = [e for e in result.ranking() if e.status == "ok"]
+    assert [e.share for e in ranked] == sorted((e.share for e in ranked), reverse=True)
+    low, high = ranked[0].interval()
+    assert low <= ranked[0].share <= high
+    result.plot(tmp_path / "board.png")
+    assert (tmp_path / "board.png").stat().st_size > 1000
+
+
+def test_the_same_seed_plays_the_same_tournament(tmp_path):
+    (tmp_path / "first.py").write_text("def strategy(view, rng):\n    return view.legal_asks()[0]\n")
+    (tmp_path / "coin.py").write_text(textwrap.dedent(ENTRIES["good"]))
+    runs = [run_tournament(tmp_path, "family", players=2, games=3, builtins=["memory"], seed=5) for _ in range(2)]
+    records = [[(e.name, e.games, e.wins) for e in r.entrants] for r in runs]
+    assert records[0] == records[1] and len(runs[0].tables) == 3
+
+
+def test_schedule_is_a_full_round_robin_or_a_balanced_selection():
+    assert schedule(4, 4) == [(0, 1, 2, 3)]
+    tables = schedule(30, 4, max_tables=60, seed=2)
+    assert len(tables) == len(set(tables)) == 60
+    assert set(np.bincount([e for t in tables for e in t]).tolist()) == {8}
+    with pytest.raises(ValueError, match="needs at least 4 entrants"):
+        schedule(3, 4)
+
+
+def test_bad_arguments_are_named(tmp_path):
+    with pytest.raises(ValueError, match="holds no .py files"):
+        run_tournament(tmp_path, "pond", players=2, games=1)
+    (tmp_path / "a.py").write_text("def strategy(view, rng):\n    return view.legal_asks()[0]\n")
+    with pytest.raises(ValueError, match="strategy 'smart' is unknown"):
+        run_tournament(tmp_path, "pond", players=2, builtins=["smart"])
+    with pytest.raises(ValueError, match="games must be at least 1"):
+        run_tournament(tmp_path, "pond", players=2, games=0)
+    with pytest.raises(ValueError, match="needs at least 3 entrants"):
+        run_tournament(tmp_path, "pond", players=3, builtins=["random"])
+    assert Forfeit("timeout", "slow").kind == "timeout"
+
+
+def test_an_entry_cannot_read_the_seed_from_its_generator():
+    rng = hidden_rng(12345)
+    assert rng.bit_generator.seed_seq.entropy != 12345
+    assert rng.random() == np.random.default_rng(12345).random()
+
+
+def notebook_strategy(view, rng):
+    """A strategy as a learner writes it in exercise 11."""
+    held = view.counts
+    return view.opponents[int(rng.integers(len(view.opponents)))], max(held, key=held.get)
+
+
+def test_save_strategy_writes_an_entry_the_tournament_loads(tmp_path):
+    path = save_strategy(notebook_strategy, tmp_path / "lena.py")
+    text = path.read_text()
+    assert "def notebook_strategy(view, rng):" in text and text.rstrip().endswith("strategy = notebook_strategy")
+    assert load_entry(path).__name__ == "notebook_strategy"
+    result = run_tournament(tmp_path, "pond", players=2, games=2, builtins=["random"], seed=3)
+    assert [e.status for e in result.entrants] == ["ok", "ok"]
+
+
+def test_the_command_line_prints_the_leaderboard_and_writes_the_plot(tmp_path):
+    from gofish_teach.__main__ import main
+
+    folder = tmp_path / "entries"
+    folder.mkdir()
+    (folder / "cheat.py").write_text(textwrap.dedent(ENTRIES["cheat"]))
+    (folder / "good.py").write_text(textwrap.dedent(ENTRIES["good"]))
+    out = io.StringIO()
+    plot = tmp_path / "t.png"
+    assert main(["tournament", str(folder), "--rules", "pond", "--players", "2", "--games", "2",
+                 "--builtins", "random", "--seed", "1", "--plot", str(plot)], out=out) == 0
+    text = out.getvalue()
+    assert "Class tournament: pond rules, 2 players, 3 tables x 2 games" in text
+    assert "cheat forfeits its 4 games: illegal ask" in text and f"Plot: {plot}" in text
+    assert Path(plot).exists()
