@@ -135,3 +135,15 @@ def test_a_dask_cluster_plays_the_same_games_game_for_game():
     assert same_games(on_dask.results, here.results)       # 250 games in three chunks of the readable engine
     assert same_games(on_dask.baseline, here.baseline)     # built-ins: the fast path, on the cluster too
     assert on_dask.results.games == 250 and on_dask.paired == here.paired
+
+
+def test_in_a_kernel_a_run_shows_simulates_progress_bar(monkeypatch, capsys):
+    import gofish_teach.widgets.lab as lab_module
+
+    lab = Lab(rules="family", players=2, games=30)
+    lab.run.click()
+    assert "games" not in capsys.readouterr().err     # no kernel: no bar
+    monkeypatch.setattr(lab_module, "_in_kernel", lambda: True)
+    lab.run.click()                                    # tqdm.auto: a widget in a notebook, text here
+    err = capsys.readouterr().err
+    assert err.count("games: 100%") >= 2 and "30/30" in err   # the lineup's run and the baseline's
