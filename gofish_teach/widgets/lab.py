@@ -81,6 +81,8 @@ class Lab(w.VBox):
         self.compare = w.Checkbox(True, description="compare with a baseline lineup on the same decks", indent=False)
         self.entry = w.Dropdown(description="compare entry", **_WIDE)
         self.executor = executor.get_executor() if hasattr(executor, "get_executor") else executor
+        if self.executor is not None and not callable(getattr(self.executor, "submit", None)):
+            raise ValueError(f"executor: give a Dask Client or a concurrent.futures.Executor, not {executor!r}")
         run_on = [(label, key) for key, label in RUN_ON.items()]
         if self.executor is not None:
             run_on.append((self._executor_label(), "executor"))
