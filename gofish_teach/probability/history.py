@@ -6,23 +6,30 @@ each hidden hand, with every card *labelled* (the k-th card dealt to a seat, the
 its j-th draw): a world is then one labelled card per position, and the number of worlds
 behind a final state is a product of one factor per hidden hand and one for the ocean.
 
-Each event about a hidden hand constrains one rank of it, so it acts on that hand alone:
+Each event about a hidden hand constrains one rank of it, so it acts on that hand alone.
+The events are read by :class:`~gofish_teach.record.Record`, which says what each one
+means for which seat; :func:`read` turns that into the operations below:
 
-==================================  =========================================
-event                               effect on the hand's weights ``G(x)``
-==================================  =========================================
-dealt n unseen cards (or a new     every way to label them: ``n!/prod(x!)``
-hand after an empty one)
-asks for rank r                     keep ``x[r] >= 1``
-says "Go Fish!" to r                keep ``x[r] == 0``
-gives k of r away                   keep ``x[r] == k``, then ``x[r] = 0``
-is given k of r, or a lucky draw    ``x[r] += k``
-lays a book of r                    ``x[r] -= book_size``
-draws an unseen card                ``sum over ranks r of G(x - e_r)`` (not the rank it
-                                    just asked for, which would have been shown)
-the dust settles (books laid)       ``x[r] <= book_size - 1``, and no more than the
-                                    cards of r the viewer does not hold or see booked
-==================================  =========================================
+======================================  =========================================
+event                                   operation: effect on the hand's weights ``G(x)``
+======================================  =========================================
+dealt n unseen cards (or a new hand     :class:`DealOp`: every way to label them:
+after an empty one)                     ``n!/prod(x!)``
+asks for rank r                         :class:`AskOp`: keep ``x[r] >= 1``
+says "Go Fish!" to r                    :class:`NoneOp`: keep ``x[r] == 0``
+gives k of r away                       :class:`GiveOp`: keep ``x[r] == k``, then ``x[r] = 0``
+is given k of r, or a lucky draw        :class:`ReceiveOp`: ``x[r] += k``
+lays a book of r                        :class:`BookOp`: ``x[r] -= book_size``
+draws an unseen card                    :class:`DrawOp`: ``sum over ranks r of G(x - e_r)``
+                                        (not the rank it just asked for, which would
+                                        have been shown)
+the dust settles (books laid)           :class:`CapOp`: ``x[r] <= book_size - 1``, and no
+                                        more than the cards of r the viewer does not
+                                        hold or see booked
+======================================  =========================================
+
+An operation is a named tuple whose first item is its kind (``op[0] == "draw"``), which is
+what :mod:`.pools`, :mod:`.hands` and :mod:`.exact` dispatch on; ranks are indices.
 
 >>> from gofish_teach import Game, Rules
 >>> game = Game(Rules.preset("pond").replace(n_ranks=3, hand_size=2), 2,
@@ -30,19 +37,54 @@ the dust settles (books laid)       ``x[r] <= book_size - 1``, and no more than 
 >>> _ = game.ask(1, "2")
 >>> story = read(game.view(0))
 >>> story.ops[1]
-[('deal', 2, (True, True, True)), ('cap', (3, 3, 3)), ('none', 1)]
+[DealOp(count=2, allowed=(True, True, True)), CapOp(caps=(3, 3, 3)), NoneOp(rank=1)]
+>>> story.ops[1][2] == ("none", 1)
+True
 >>> story.unseen, story.ocean
 ([3, 3, 3], 7)
 """
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import dataclass, field
 
-from ..events import Ask, Book, Deal, Draw, GameOver, GoFish, Give
 from ..cards import SUITS
+from ..record import Asked, Booked, Dealt, Drew, Gave, Got, Lacks, Record, Settled
+from ..record import fished_for  # noqa: F401  (facts and montecarlo import it from here)
 from .modular import log2_multinomial
 
 _DECK = len(SUITS)  # cards of each rank
+
+
+def _operation(name: str, kind: str, fields: str, doc: str):
+    """A named tuple type ``name(fields...)`` whose first item is always ``kind``."""
+    base = namedtuple(name, ("kind", *fields.split()))
+
+    class Operation(base):
+        __slots__ = ()
+        __doc__ = doc
+
+        def __new__(cls, *values):
+            return base.__new__(cls, kind, *values)
+
+        def __getnewargs__(self):  # copies and pickles rebuild from the fields after kind
+            return tuple(self)[1:]
+
+        def __repr__(self):
+            return f"{name}(" + ", ".join(f"{f}={v!r}" for f, v in zip(self._fields[1:], self[1:])) + ")"
+
+    Operation.__name__ = Operation.__qualname__ = name
+    return Operation
+
+
+DealOp = _operation("DealOp", "deal", "count allowed", "A new hand of ``count`` unseen cards, each of a rank ``allowed[r]``.")
+AskOp = _operation("AskOp", "ask", "rank", "The hand holds at least one of ``rank``.")
+NoneOp = _operation("NoneOp", "none", "rank", "The hand holds none of ``rank``.")
+GiveOp = _operation("GiveOp", "give", "rank count", "The hand held exactly ``count`` of ``rank``; now none.")
+ReceiveOp = _operation("ReceiveOp", "receive", "rank count", "``count`` more of ``rank``, seen arriving.")
+BookOp = _operation("BookOp", "book", "rank", "A book of ``rank`` laid down.")
+DrawOp = _operation("DrawOp", "draw", "allowed", "One unseen card, of a rank ``allowed[r]``.")
+CapOp = _operation("CapOp", "cap", "caps", "At most ``caps[r]`` of each rank: the books are laid.")
 
 
 class NotExact(ValueError):
@@ -75,14 +117,6 @@ class Story:
     teams: tuple | None = None
 
 
-def fished_for(draw, last_ask) -> str | None:
-    """The rank a hidden draw after "Go Fish!" cannot be: the one just asked for (drawing it
-    would have been shown as a lucky draw). ``None`` for any other draw."""
-    if draw.source == "fish" and last_ask is not None and last_ask.player == draw.player:
-        return last_ask.rank
-    return None
-
-
 def read(view) -> Story:
     """Turn ``view.events`` into per-seat operations; :class:`NotExact` for ``specific_card`` rules."""
     rules, me = view.rules, view.player
@@ -93,10 +127,9 @@ def read(view) -> Story:
     seats = [q for q in range(view.n_players) if q != me]
     story = Story(seats, {q: [] for q in seats})
     ops = story.ops
-    mine, booked, sizes = [0] * R, [0] * R, [0] * view.n_players
+    mine, booked = [0] * R, [0] * R
     seen = [0] * R  # cards of each rank at deck positions the viewer saw turned over
-    unsettled: set[int] = set()
-    ocean, last_ask, over = _DECK * R, None, None
+    record = Record(view.n_players, rules)
 
     def caps():
         return tuple(min(b - 1, _DECK - mine[s] - booked[s]) for s in range(R))
@@ -104,78 +137,62 @@ def read(view) -> Story:
     def allowed(excluded=None):
         return tuple(booked[s] < _DECK and s != excluded for s in range(R))
 
-    for event in view.events:
-        kind = type(event)
-        if kind is not Deal and kind is not Book and unsettled:
-            for q in sorted(unsettled):
-                ops[q].append(("cap", caps()))
-            unsettled.clear()
-        if kind is Deal:
-            q = event.player
-            sizes[q] += event.count
-            ocean -= event.count
-            if q == me:
-                for card in event.cards:
-                    mine[index[card.rank]] += 1
-                    seen[index[card.rank]] += 1
-            else:
-                ops[q].append(("deal", event.count, allowed()))
-                unsettled.add(q)
-        elif kind is Ask:
-            last_ask = event
-            if event.player != me and not rules.bluff:
-                ops[event.player].append(("ask", index[event.rank]))
-        elif kind is GoFish:
-            if event.player != me:
-                ops[event.player].append(("none", index[event.rank]))
-        elif kind is Give:
-            s, k = index[event.rank], event.count
-            sizes[event.player] -= k
-            sizes[event.to] += k
-            if event.player == me:
-                mine[s] -= k
-            else:
-                ops[event.player].append(("give", s, k))
-            if event.to == me:
-                mine[s] += k
-            else:
-                ops[event.to].append(("receive", s, k))
-                unsettled.add(event.to)
-        elif kind is Draw:
-            q, count = event.player, event.count
-            ocean -= count
-            if event.lucky or q == me:
-                for card in event.cards:
-                    seen[index[card.rank]] += 1
-                    if q == me:
-                        mine[index[card.rank]] += 1
-                if q != me:
-                    ops[q].append(("receive", index[event.cards[0].rank], 1))
-            elif sizes[q] == 0 and count > 1:
-                ops[q].append(("deal", count, allowed()))  # a new hand: nothing was left to remember
-            else:
-                asked = fished_for(event, last_ask)
-                mask = allowed(index[asked] if asked else None)
-                ops[q].extend(("draw", mask) for _ in range(count))
-            sizes[q] += count
+    def show(cards):
+        for card in cards:
+            seen[index[card.rank]] += 1
+
+    for fact in (fact for event in view.events for fact in record.read(event)):
+        kind, q = type(fact), fact.seat
+        if kind is Settled:
             if q != me:
-                unsettled.add(q)
-        elif kind is Book:
-            s = index[event.rank]
-            sizes[event.player] -= b
+                ops[q].append(CapOp(caps()))
+        elif kind is Dealt:
+            if q == me:
+                show(fact.cards)
+                for card in fact.cards:
+                    mine[index[card.rank]] += 1
+            else:
+                ops[q].append(DealOp(fact.count, allowed()))
+        elif kind is Asked:
+            if q != me and not rules.bluff:
+                ops[q].append(AskOp(index[fact.rank]))
+        elif kind is Lacks:
+            if q != me:
+                ops[q].append(NoneOp(index[fact.rank]))
+        elif kind is Gave or kind is Got:
+            s, k = index[fact.rank], fact.count
+            if q == me:
+                mine[s] += k if kind is Got else -k
+            else:
+                ops[q].append((ReceiveOp if kind is Got else GiveOp)(s, k))
+        elif kind is Drew:
+            if fact.cards is not None:  # a lucky draw, shown to all, or the viewer's own
+                show(fact.cards)
+                if q == me:
+                    for card in fact.cards:
+                        mine[index[card.rank]] += 1
+                else:
+                    ops[q].append(ReceiveOp(index[fact.cards[0].rank], 1))
+            elif fact.fresh and fact.count > 1:
+                ops[q].append(DealOp(fact.count, allowed()))  # a new hand: nothing was left to remember
+            else:
+                mask = allowed(index[fact.not_rank] if fact.not_rank else None)
+                ops[q].extend(DrawOp(mask) for _ in range(fact.count))
+        elif kind is Booked:
+            s = index[fact.rank]
             booked[s] += b
-            if event.player == me:
+            if q == me:
                 mine[s] -= b
             else:
-                ops[event.player].append(("book", s))
+                ops[q].append(BookOp(s))
             if booked[s] == _DECK:
-                for q in seats:
-                    if q != event.player:
-                        ops[q].append(("none", s))
-        elif kind is GameOver:
-            over = event.reason
-    for q in sorted(unsettled):
-        ops[q].append(("cap", caps()))
+                for other in seats:
+                    if other != q:
+                        ops[other].append(NoneOp(s))
+    for fact in record.settle():
+        if fact.seat != me:
+            ops[fact.seat].append(CapOp(caps()))
+    ocean, over = record.ocean, record.over
     if rules.teams and not rules.bluff and ocean == 0 and rules.end != "ocean_empty":
         # Only a successful ask changes anything now, so a world stuck earlier would be stuck
         # still: what the view says is all about the hands as they are.
