@@ -32,11 +32,12 @@ table, never a traceback, and the game is unchanged.
 """
 from __future__ import annotations
 
+import asyncio
 from typing import Sequence
 
 import ipywidgets as widgets
 
-from ..cards import SUITS, plural
+from ..cards import SUITS, name, plural
 from ..events import Book, Draw, GameOver, GoFish, Give
 from ..game import IllegalMove
 from ..match import Match, Rebuilt
@@ -44,7 +45,7 @@ from ..rules import PRESETS, Rules
 from ..strategies import strategy_name
 from . import _cards, _knowledge
 from ._words import books as _books
-from ._words import say
+from ._words import count_of, say
 
 #: Opponents' names by table size, clockwise from your left (play passes to the left).
 SEAT_NAMES = {
@@ -73,6 +74,16 @@ class _Before:
 
     def legal_asks(self):
         return []
+
+
+def a_card(rank: str) -> str:
+    """``'an Ace'``, ``'a 7'``, ``'an 8'``, ``'a King'``: one card of ``rank``, as said aloud.
+
+    >>> a_card("A"), a_card("8"), a_card("10")
+    ('an Ace', 'an 8', 'a 10')
+    """
+    spoken = name(rank)
+    return f"{'an' if spoken[0] in 'A8' else 'a'} {spoken}"
 
 
 def _nothing() -> None:
@@ -158,6 +169,7 @@ class Table(widgets.VBox):
         self._mark = 0
         self._message = ""
         self._busy = False
+        self._render_due = False
         self._belief_key = None
         self._belief = None
         self._facts_key = None
@@ -193,6 +205,7 @@ class Table(widgets.VBox):
 
         self.ocean = _button("", "gf-ocean", tooltip="the ocean: click it to draw after \"Go Fish!\"")
         self.ocean.layout = widgets.Layout(width="84px", height="112px")
+        self.ocean.style.font_size, self.ocean.style.font_weight, self.ocean.style.text_color = "26px", "bold", "white"
         self.ocean.on_click(self._handler(self._draw))
         self._ocean_label = widgets.HTML()
         ocean_box = widgets.VBox([self.ocean, self._ocean_label], layout=widgets.Layout(align_items="center",
@@ -307,7 +320,26 @@ class Table(widgets.VBox):
             return
         if isinstance(item, Rebuilt):
             self._reset()
-        self._safe_render()
+        if not self._render_later():
+            self._safe_render()
+
+    def _render_later(self) -> bool:
+        """In a kernel, draw the table once the running cell is done rather than at every event
+        (``match.advance()`` from code makes dozens); False where no event loop runs (tests)."""
+        if self._render_due:
+            return True
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+
+        def render():
+            self._render_due = False
+            self._safe_render()
+
+        self._render_due = True
+        loop.call_soon(render)
+        return True
 
     # ------------------------------------------------------------------ actions
     def _start(self) -> None:
@@ -508,8 +540,9 @@ class Table(widgets.VBox):
         names, me = self.match.game.names, self.me
         if self._pending is not None:
             asked = self._pending.asked
+            wanted = f"the {asked.rank}{asked.suit}" if asked.suit else a_card(asked.rank)
             return (f'<span class="gf-big">{names[asked.target]} says "Go Fish!"</span><br>'
-                    f'Click the ocean to draw a card. Draw {"the " + asked.rank + asked.suit if asked.suit else "a " + ("card of that rank" if len(asked.rank) > 1 else asked.rank)} and you go again.')
+                    f"Click the ocean to draw a card. Draw {wanted} and you go again.")
         if over:
             event = self.match.game.events[-1]
             return (f'<span class="gf-big">{say(event, names, me)}</span><br>Every hand is shown. '
@@ -519,7 +552,9 @@ class Table(widgets.VBox):
             if type(event) is Draw and event.player == me and event.lucky:
                 news.append(f'<span class="gf-lucky">Lucky draw: {event.cards[0]}!</span>')
             elif type(event) is Give and event.to == me:
-                news.append(f"{names[event.player]} gives you {plural(event.rank) if event.count > 1 else 'one ' + event.rank}!")
+                news.append(f"{names[event.player]} gives you {count_of(event.count, event.rank)}!")
+            elif type(event) is Give and event.player == me:
+                news.append(f"{names[event.to]} takes your {plural(event.rank) if event.count > 1 else name(event.rank)}.")
             elif type(event) is Book and event.player == me:
                 news.append(f'<span class="gf-lucky">You make a book of {plural(event.rank)}!</span>')
         lead = ("<span class='gf-big'>" + " ".join(news) + "</span><br>") if news else ""
