@@ -114,6 +114,8 @@ def test_bad_strategies_argument_is_refused_at_once():
         Lab(strategies=[builder])
     with pytest.raises(ValueError, match="neither a name, a function"):
         Lab(strategies={"x": 3})
+    with pytest.raises(ValueError, match="rules: choose a preset"):
+        Lab(rules="poker")
     with pytest.raises(ValueError, match="executor: give a Dask Client or a concurrent.futures.Executor"):
         Lab(executor="dask")
 

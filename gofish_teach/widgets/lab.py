@@ -63,7 +63,7 @@ class Lab(w.VBox):
         strategies: your own strategies by name, ``{"mine": f}``: each a function
             ``f(view, rng) -> (target, rank)`` or an object with ``choose``. They join the
             built-in ones in every seat's menu.
-        rules, players, games, seed: starting values of those controls.
+        rules, players, games, seed: starting values of those controls (``rules``: a preset name).
         executor: a Dask ``distributed.Client`` (its ``get_executor()`` is used) or any
             ``concurrent.futures.Executor``; adds it to the "run on" choices and selects it.
     """
@@ -71,8 +71,9 @@ class Lab(w.VBox):
     def __init__(self, strategies: dict | None = None, *, rules: str = "pond", players: int = 4, games: int = 1000,
                  seed: int = 0, executor=None):
         self.own = self._own(strategies or {})
-        names = list(STRATEGIES) + list(self.own)
-        self._names = names
+        self._names = list(STRATEGIES) + list(self.own)
+        if rules not in PRESETS:
+            raise ValueError(f"rules: choose a preset, one of {', '.join(PRESETS)}, not {rules!r}")
         self.rules = w.Dropdown(options=list(PRESETS), value=rules, description="rules", **_WIDE)
         self.players = w.IntSlider(players, 2, 6, description="players", continuous_update=False, **_WIDE)
         self.games = w.BoundedIntText(games, min=0, max=10_000_000, step=100, description="games", **_WIDE)
@@ -113,7 +114,7 @@ class Lab(w.VBox):
     # ------------------------------------------------------------------ controls
     @property
     def lineup(self) -> tuple:
-        """The lineup's menus, one per seat (set ``.value`` to a strategy's name)."""
+        """The lineup's menus, one per entry (set ``.value`` to a strategy's name); seats rotate over games."""
         return self.lineup_box.children
 
     @property
