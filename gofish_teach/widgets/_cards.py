@@ -36,7 +36,8 @@ STYLE = """<style>
 .gf-strat { font-weight: 400; font-size: 11px; opacity: .8; margin-left: 4px; }
 .gf-partner { font-size: 11px; background: #7e57c2; border-radius: 8px; padding: 0 6px; margin-left: 4px; }
 .gf-meta { font-size: 12px; opacity: .9; margin-top: 3px; }
-.gf-backs { height: 34px; margin-top: 4px; white-space: nowrap; }
+.gf-backs { min-height: 34px; margin-top: 4px; white-space: nowrap; }
+.gf-backs .gf-small { display: inline-block; white-space: normal; max-width: 230px; line-height: 46px; }
 .gf-mini { display: inline-block; width: 20px; height: 30px; border-radius: 3px; margin-right: -11px;
   border: 1.5px solid #fff; background: repeating-linear-gradient(45deg, #1e3a8a 0 3px, #3056b8 3px 6px);
   box-shadow: 1px 1px 2px rgba(0,0,0,.4); vertical-align: top; }
@@ -92,7 +93,7 @@ STYLE = """<style>
 .gf-bar.gf-asked .gf-fill { background: #f5a623; }
 .gf-bar .gf-rk { font-size: 12px; font-weight: 700; }
 .gf-note { font-size: 12px; color: #555; margin-top: 3px; }
-.gf-hint td { padding: 1px 6px; font-size: 13px; }
+.gf-hint td { padding: 0 6px; font-size: 13px; line-height: 1.3; }
 .gf-pulse button, button.gf-pulse { animation: gf-pulse 1.1s ease-in-out infinite; }
 @keyframes gf-pulse { 0%, 100% { box-shadow: 0 0 0 0 rgba(255,213,79,.9); } 50% { box-shadow: 0 0 0 10px rgba(255,213,79,0); } }
 .gf-table .widget-button.gf-ocean { font-size: 20px; border-radius: 10px; border: 3px solid #fff;
@@ -131,7 +132,7 @@ def seat_box(name: str, strategy: str | None, size: int, ranks_booked, *, turn: 
     strat = f'<span class="gf-strat">{escape(strategy)} bot</span>' if strategy else ""
     n_books = len(ranks_booked)
     hand = (f'<span class="gf-small">{hand_group(revealed)}</span>' if revealed is not None else backs(size))
-    return (f'<div class="{classes}"><div class="gf-name">{"🏆 " if won else ""}{escape(name)}{strat}{tag}</div>'
+    return (f'<div class="{classes}"><div class="gf-name">{"★ " if won else ""}{escape(name)}{strat}{tag}</div>'
             f'<div class="gf-backs">{hand}</div>'
             f'<div class="gf-meta">{size} card{"s" * (size != 1)} · {n_books} book{"s" * (n_books != 1)}</div>'
             f'<div class="gf-books">{book_chips(ranks_booked)}</div></div>')

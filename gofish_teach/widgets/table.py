@@ -86,6 +86,10 @@ def a_card(rank: str) -> str:
     return f"{'an' if spoken[0] in 'A8' else 'a'} {spoken}"
 
 
+def _cards_word(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def _nothing() -> None:
     """A control whose change only needs the table redrawn."""
 
@@ -243,7 +247,7 @@ class Table(widgets.VBox):
         self.step_toggle.observe(self._handler(self._step_mode, quiet=True), names="value")
         self.next_button = _button("Next bot ask ▸", "gf-next")
         self.next_button.on_click(self._handler(self._next))
-        self.play_button = _button("Play to my turn ⏭", "gf-play")
+        self.play_button = _button("Play to my turn »", "gf-play")
         self.play_button.on_click(self._handler(self._play))
         self.knowledge_toggle = widgets.ToggleButton(value=knowledge, description="Knowledge panel",
                                                      tooltip="exact probabilities from your view alone")
@@ -484,7 +488,7 @@ class Table(widgets.VBox):
         counts = view.counts
         my_books = view.books[me]
         self._you.value = (f'<div class="gf-header" style="margin-top:6px"><b>Your hand</b>'
-                           f'<span>{sum(counts.values())} cards · {_books(len(my_books))}</span>'
+                           f'<span>{_cards_word(sum(counts.values()))} · {_books(len(my_books))}</span>'
                            f'<span class="gf-books">{_cards.book_chips(my_books)}</span>'
                            + ('<span class="gf-partner">your partner: ' + names[partner] + "</span>"
                               if partner is not None else "") + "</div>")
@@ -578,7 +582,7 @@ class Table(widgets.VBox):
         else:
             rows = [(names[p], counts[p]) for p in range(n)]
         best = max(c for _, c in rows)
-        body = "".join(f'<tr class="{"gf-lead" if c == best and best else ""}"><td>{"🏆 " if over and c == best else ""}'
+        body = "".join(f'<tr class="{"gf-lead" if c == best and best else ""}"><td>{"★ " if over and c == best else ""}'
                        f'{who}</td><td>{c}</td></tr>' for who, c in rows)
         return f'<div class="gf-score"><table><tr><th>{"Teams" if self.match.rules.teams else "Score"}</th><th>books</th></tr>{body}</table></div>'
 
@@ -601,7 +605,8 @@ class Table(widgets.VBox):
                 self.bars.value = _knowledge.top_bars(belief, view, asked)
         if hints:
             if not my_turn:
-                self.hint.value = '<div class="gf-hintbox"><h4>Hint</h4>Hints appear when it is your turn to ask.</div>'
+                when = "The game is over." if self.match.game.is_over else "Hints appear when it is your turn to ask."
+                self.hint.value = f'<div class="gf-hintbox"><h4>Hint</h4>{when}</div>'
             else:
                 try:
                     self.hint.value = _knowledge.hint(view, names, belief)
