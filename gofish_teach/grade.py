@@ -148,15 +148,14 @@ def grade_submission(name: str, notebooks: list[tuple[str, str]], *, time_limit:
 
     log = log or sys.stderr
     request = json.dumps({"notebooks": notebooks, "cell_time_limit": cell_time_limit,
-                          "case_time_limit": case_time_limit})
+                          "case_time_limit": case_time_limit, "memory_mb": memory_mb, "time_limit": time_limit})
     env = dict(os.environ, MPLBACKEND="Agg", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
                PYTHONDONTWRITEBYTECODE="1")
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="gofish-grade-") as cwd:  # the learner's files land here
         proc = subprocess.Popen([sys.executable, "-m", "gofish_teach.grade", "--worker", request],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                cwd=cwd, env=env, start_new_session=True,
-                                preexec_fn=_limits(memory_mb, time_limit))
+                                cwd=cwd, env=env, start_new_session=True)
         lines, finished = _read_lines(proc.stdout.fileno(), start + time_limit)
         if not finished:
             _kill_group(proc)
@@ -189,17 +188,18 @@ def grade_submission(name: str, notebooks: list[tuple[str, str]], *, time_limit:
     return rows
 
 
-def _limits(memory_mb: int | None, time_limit: float):
-    """What the submission's process does before it starts: cap its memory and its CPU time."""
-    def apply():
-        import resource
+def _limit_self(memory_mb: int | None, time_limit: float) -> None:
+    """Cap this process's memory and CPU time: the worker's first step, before any learner's code.
 
-        if memory_mb:
-            limit = memory_mb * 2**20
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-        cpu = int(time_limit) + 5  # a backstop: the wall-clock limit normally comes first
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
-    return apply
+    (Done by the worker itself rather than by a ``preexec_fn``, which is unsafe with threads.)
+    """
+    import resource
+
+    if memory_mb:
+        limit = memory_mb * 2**20
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    cpu = int(time_limit) + 5  # a backstop: the wall-clock limit normally comes first
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
 
 
 def _read_lines(fd: int, deadline: float) -> tuple[list[str], bool]:
@@ -328,6 +328,7 @@ def _worker_main(argv) -> int:
               file=sys.stderr)
         return 2
     request = json.loads(argv[1])
+    _limit_self(request.get("memory_mb"), request.get("time_limit", TIME_LIMIT))
     # Answers go to the real stdout; whatever the learners' code prints goes nowhere.
     answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
     devnull = os.open(os.devnull, os.O_WRONLY)

@@ -100,9 +100,9 @@ class LearnerPlayer:
         env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
                    MPLBACKEND="Agg", PYTHONDONTWRITEBYTECODE="1")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gofish_teach.tournament", "--worker", str(entrant.path)],
+            [sys.executable, "-m", "gofish_teach.tournament", "--worker", str(entrant.path), str(memory_mb or 0)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
-            cwd=str(entrant.path.parent), start_new_session=True, preexec_fn=_memory_limit(memory_mb))
+            cwd=str(entrant.path.parent), start_new_session=True)
         self._buffer = b""
         self.started = False
 
@@ -160,14 +160,13 @@ class LearnerPlayer:
                 pass
 
 
-def _memory_limit(memory_mb):
-    def apply():
-        if memory_mb:
-            import resource
+def _limit_memory(memory_mb: int) -> None:
+    """Cap this process's memory: the worker's first step, before the entry's code is loaded."""
+    if memory_mb:
+        import resource
 
-            limit = memory_mb * 2**20
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    return apply
+        limit = memory_mb * 2**20
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
 def hidden_rng(seed: int) -> np.random.Generator:
@@ -286,7 +285,7 @@ class TournamentResult:
         y = np.arange(len(ranking))[::-1]
         shares = np.array([e.share if e.status == "ok" else 0.0 for e in ranking])
         bounds = np.array([e.interval() if e.status == "ok" else (0.0, 0.0) for e in ranking])
-        err = np.array([shares - bounds[:, 0], bounds[:, 1] - shares])
+        err = np.clip(np.array([shares - bounds[:, 0], bounds[:, 1] - shares]), 0, None)  # rounding at 0 and 1
         ok = np.array([e.status == "ok" for e in ranking])
         ax.errorbar(shares[ok], y[ok], xerr=err[:, ok], fmt="o", capsize=4)
         if not ok.all():
@@ -429,11 +428,12 @@ def load_entry(path):
 
 
 def _worker_main(argv) -> int:
-    """``python -m gofish_teach.tournament --worker FILE``: one entry's process."""
-    if len(argv) != 2 or argv[0] != "--worker":
+    """``python -m gofish_teach.tournament --worker FILE MEMORY_MB``: one entry's process."""
+    if len(argv) != 3 or argv[0] != "--worker":
         print("usage: python -m gofish_teach tournament STRATEGIES_DIR (this module's own entry is internal)",
               file=sys.stderr)
         return 2
+    _limit_memory(int(argv[2]))
     answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
     requests = os.fdopen(os.dup(0), "rb")
     devnull = os.open(os.devnull, os.O_RDWR)

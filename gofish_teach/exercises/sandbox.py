@@ -84,8 +84,13 @@ def call(func, args=(), kwargs=None, *, time_limit: float = TIME_LIMIT, memory_m
         os.close(read)
         _child(func, args, kwargs, memory_mb, write)
     os.close(write)
-    data, finished = _read_until(read, start + time_limit)
-    os.close(read)
+    try:
+        data, finished = _read_until(read, start + time_limit)
+    except BaseException:  # the kernel was interrupted while waiting: do not leave the child running
+        _kill(pid)
+        raise
+    finally:
+        os.close(read)
     if not finished:
         _kill(pid)
         return Outcome("timeout", error=f"no answer within the time limit of {time_limit:g} s: is there an endless loop?",
