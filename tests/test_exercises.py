@@ -510,10 +510,16 @@ def test_unfinished_exercise_notebooks_run_top_to_bottom_in_a_kernel_and_it_surv
         cells += [c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
     loop = ("def give(asker_hand, target_hand, rank):\n    while True:\n        pass\n"
             "check('03-give', give, time_limit=1)")
-    cells += [nbformat.v4.new_code_cell(loop), nbformat.v4.new_code_cell("print('still alive')")]
+    shows = ("from IPython.display import display\n"
+             "def deal(deck, n_players, hand_size):\n    display('a picture')\n    return []\n"
+             "check('01-deal', deal)")
+    cells += [nbformat.v4.new_code_cell(shows), nbformat.v4.new_code_cell(loop),
+              nbformat.v4.new_code_cell("print('still alive')")]
     notebook = nbformat.v4.new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "Python 3"}})
     nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3",
                             resources={"metadata": {"path": str(EXERCISE_DIR)}}).execute()
     texts = ["".join(o.get("text", "") for o in c.outputs) for c in notebook.cells]
     assert sum("NOTE: " in t and "still raises NotImplementedError" in t for t in texts) == len(EXERCISES)
+    assert "Result: 0 of 6 cases right." in texts[-3]  # display() in the child went nowhere, harmlessly
+    assert [o.output_type for o in notebook.cells[-3].outputs] == ["stream"]
     assert "is there an endless loop?" in texts[-2] and texts[-1] == "still alive\n"

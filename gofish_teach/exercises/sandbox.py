@@ -112,6 +112,7 @@ def _child(func, args, kwargs, memory_mb, write) -> None:
     try:
         buffer = io.StringIO()
         sys.stdout = sys.stderr = buffer  # the kernel's own streams must not be touched from here
+        _mute_display()
         _limit_memory(memory_mb)
         try:
             result = ("ok", func(*args, **kwargs))
@@ -128,6 +129,14 @@ def _child(func, args, kwargs, memory_mb, write) -> None:
             pipe.write(data)
     finally:
         os._exit(0)  # skip atexit handlers and buffer flushes that belong to the parent
+
+
+def _mute_display() -> None:
+    """In a forked kernel, ``display()`` would write to the parent's sockets: make it do nothing."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None and hasattr(ipython, "get_ipython") else None
+    if shell is not None:
+        shell.display_pub.publish = lambda *args, **kwargs: None
 
 
 def _outcome(kind, payload, output, seconds) -> Outcome:
