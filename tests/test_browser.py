@@ -130,6 +130,18 @@ def run_command(page, command: str) -> None:
     }""", command)
 
 
+def save(page, path: Path) -> None:
+    """Save the open notebook (``docmanager:save``) and wait until the file on disk is rewritten."""
+    before = path.stat().st_mtime_ns
+    run_command(page, "docmanager:save")
+    deadline = time.monotonic() + 60
+    while path.stat().st_mtime_ns == before:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"JupyterLab did not save {path.name}")
+        time.sleep(0.2)
+    time.sleep(0.5)  # the rename may land a moment after the first write
+
+
 def _html(page, selector: str) -> str:
     return page.locator(selector).first.inner_html()
 
@@ -163,8 +175,7 @@ def test_play_the_table_in_jupyterlab(tmp_path):
             pytest.fail("JupyterLab's page has no window.jupyterapp to run commands with")
 
         # Saving what was opened, unchanged, must give back the committed bytes: no metadata churn.
-        run_command(page, "docmanager:save")
-        page.wait_for_timeout(1500)
+        save(page, work / NOTEBOOK.name)
         assert (work / NOTEBOOK.name).read_bytes() == committed, "JupyterLab re-saved the notebook differently"
 
         run_command(page, "runmenu:run-all")
@@ -210,8 +221,7 @@ def test_play_the_table_in_jupyterlab(tmp_path):
         page.screenshot(path=str(tmp_path / "page.png"), full_page=False)
 
         # Saving after a run changes outputs only: no cell or notebook metadata churn.
-        run_command(page, "docmanager:save")
-        page.wait_for_timeout(1500)
+        save(page, work / NOTEBOOK.name)
     saved = json.loads((work / NOTEBOOK.name).read_text(encoding="utf-8"))
     assert _strip_outputs(saved) == _strip_outputs(json.loads(committed))
     assert NOTEBOOK.read_bytes() == committed, "the committed notebook was modified"
