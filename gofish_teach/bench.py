@@ -164,7 +164,14 @@ def bench_facts(quick: bool) -> list[str]:
     return lines
 
 
-SECTIONS = [bench_engine, bench_fast, bench_facts, bench_probability]
+def bench_table(quick: bool) -> list[str]:
+    """The playable table's learner actions (see :mod:`gofish_teach.widgets._bench`)."""
+    from .widgets._bench import bench_table as section
+
+    return section(quick)
+
+
+SECTIONS = [bench_engine, bench_fast, bench_facts, bench_probability, bench_table]
 
 
 def main(argv=None) -> None:
