@@ -215,3 +215,24 @@ def test_specific_card_and_teams():
 def test_bad_set_up_is_a_clear_error(kwargs, message):
     with pytest.raises(ValueError, match=message):
         Match(**kwargs)
+
+
+def test_each_bot_has_its_own_generator_and_cannot_read_the_seed_from_it():
+    from gofish_teach import strategies
+    from gofish_teach.match import seat_seeds
+
+    seen = []
+
+    def peek(view, rng):
+        seen.append((id(rng), rng.bit_generator.seed_seq.entropy))
+        return strategies.random(view, rng)
+
+    match = Match("pond", [peek, peek, "random"], seed=123456)
+    match.step()
+    while match.game.current_player == 0:
+        match.step()
+    match.step()
+    assert len({rng_id for rng_id, _ in seen}) == 2  # one generator per seat
+    if not hasattr(strategies, "seat_rng"):
+        pytest.skip("strategies.seat_rng is not in yet: bots use numpy.random.default_rng(seat seed)")
+    assert all(entropy not in (123456, *seat_seeds(123456, 3)) for _, entropy in seen)
