@@ -159,6 +159,25 @@ def _strip_outputs(nb: dict) -> dict:
     return nb
 
 
+@pytest.mark.parametrize("path", [NOTEBOOK], ids=lambda p: p.name)
+def test_the_notebook_is_saved_as_jupyterlab_saves_it(path):
+    """Without a browser: what JupyterLab 4 would change on its first save is not in the file.
+
+    It writes the kernel's display name into the metadata, drops cells' timing metadata
+    (``execution``) when they run, and keeps the JSON in nbformat's layout.
+    """
+    import nbformat
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    text = path.read_text(encoding="utf-8")
+    nb = json.loads(text)
+    spec = nb["metadata"]["kernelspec"]
+    assert spec["display_name"] == KernelSpecManager().get_kernel_spec(spec["name"]).display_name
+    assert not [c["id"] for c in nb["cells"] if "execution" in c["metadata"]], "run nbconvert with record_timing=False"
+    assert "widgets" not in nb["metadata"], "run nbconvert with store_widget_state=False"
+    assert text == nbformat.writes(nbformat.reads(text, as_version=4)) + "\n"
+
+
 @pytest.mark.slow
 def test_play_the_table_in_jupyterlab(tmp_path):
     executable = _browser_path()
