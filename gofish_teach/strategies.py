@@ -13,6 +13,16 @@ Randomness protocol: every random choice a built-in strategy makes is one call o
 ``options[int(rng.random() * len(options))]``, with the options in a fixed order (ranks
 in deck order, seats ascending). The compiled simulator in :mod:`gofish_teach.fast`
 draws the same doubles in the same order, which is how both engines play identical games.
+Every seat has its own generator (:func:`seat_rng`, and ``rngs`` in :func:`play_out`), so
+no strategy can learn or change another seat's random numbers.
+
+Bots never stall. An ask (target ``q``, rank ``r``) is *dead* when the public record proves
+it must fail: ``q`` answered "Go Fish!" to an ask for ``r`` (by anyone) and since then has
+drawn no card (any draw: fishing, lucky or not, the empty-hand rule, a new hand) and been
+given no card of ``r``. ``q`` is *live* for ``r`` when it holds at least one card (public
+hand size) and the ask is not dead (:meth:`~gofish_teach.record.Record.live`). ``random``,
+``most_held`` and ``memory`` ask live opponents whenever some held rank has one, so that,
+under teams, they do not keep asking an opponent for a rank only a partner holds.
 
 >>> import numpy as np
 >>> from gofish_teach import Game, Rules
@@ -21,15 +31,16 @@ draws the same doubles in the same order, which is how both engines play identic
 {'4': 1, '6': 1, '7': 2, '10': 1}
 >>> memory(game.view(0), np.random.default_rng(0))   # nothing known yet: its most held rank
 (2, '7')
->>> play_out(game, ["memory", "random", most_held], np.random.default_rng(0))
-<Game pond, 3 players, 63 asks, ocean 0, books [6, 2, 5], over>
+>>> play_out(game, ["memory", "random", most_held], [seat_rng(s) for s in (10, 11, 12)])
+<Game pond, 3 players, 57 asks, ocean 0, books [4, 6, 3], over>
 """
 from __future__ import annotations
 
 from typing import Callable, Sequence
 
+import numpy as np
+
 from .cards import SUITS
-from .events import Ask, Book, Deal, Draw, Give, GoFish
 from .game import IllegalMove
 
 Strategy = Callable[..., tuple]
@@ -52,14 +63,44 @@ def pick(options: Sequence, rng):
     return options[int(rng.random() * len(options))]
 
 
+def seat_rng(seed: int) -> np.random.Generator:
+    """The generator a seat plays with: the same doubles as ``numpy.random.default_rng(seed)``,
+    but nothing in it tells ``seed`` (its ``bit_generator.seed_seq`` is a fixed stand-in), so
+    a strategy cannot learn the tournament's seed or game number, and so the deck, from it.
+
+    >>> import numpy as np
+    >>> rng = seat_rng(2024)
+    >>> bool(rng.random() == np.random.default_rng(2024).random())
+    True
+    >>> rng.bit_generator.seed_seq.entropy   # the same for every seed
+    [0]
+    """
+    bits = np.random.PCG64(np.random.SeedSequence([0]))  # a fresh stand-in: nothing shared between seats
+    bits.state = np.random.PCG64(seed).state
+    return np.random.Generator(bits)
+
+
 def _with_cards(view) -> list[int]:
     """The opponents holding cards, or every opponent when none does (seats ascending)."""
     return [q for q in view.opponents if view.hand_sizes[q]] or list(view.opponents)
 
 
-def _most_held(view) -> str:
-    counts = view.counts
-    return max(counts, key=counts.get)  # max keeps the first of equals: the lowest rank
+def _live_opponents(view, rank: str) -> list[int]:
+    """The opponents an ask for ``rank`` is live for (seats ascending): see the module docstring."""
+    live = view.record.live
+    return [q for q in view.opponents if live(q, rank)]
+
+
+def _ranks_to_ask(view) -> list[str]:
+    """The held ranks (deck order) that some opponent is live for, or every held rank if none is."""
+    held = list(view.counts)
+    return [r for r in held if _live_opponents(view, r)] or held
+
+
+def _target(view, rank: str, rng) -> int:
+    """One :func:`pick` among the opponents live for ``rank``; if there are none, among the
+    opponents holding cards, or every opponent when none does."""
+    return pick(_live_opponents(view, rank) or _with_cards(view), rng)
 
 
 def _finish(view, target: int, rank: str, rng) -> tuple:
@@ -71,10 +112,12 @@ def _finish(view, target: int, rank: str, rng) -> tuple:
 
 
 def random(view, rng) -> tuple:
-    """A uniformly random held rank, then a uniformly random opponent who holds cards
-    (any opponent if none does).
+    """A uniformly random rank, then a uniformly random opponent, never stalling.
 
-    Two picks, in that order: the rank among held ranks in deck order, then the seat.
+    Two picks, in that order. The rank: among the held ranks (deck order) that some opponent
+    is live for, or among all held ranks if none is. The seat: among the opponents live for
+    that rank (seats ascending); if there are none, among the opponents holding cards, or
+    every opponent when none does.
 
     >>> import numpy as np
     >>> from gofish_teach import Game, Rules
@@ -84,13 +127,16 @@ def random(view, rng) -> tuple:
     >>> random(view, np.random.default_rng(0))   # doubles 0.636..., 0.269...: '7', then seat 1
     (1, '7')
     """
-    rank = pick(list(view.counts), rng)
-    return _finish(view, pick(_with_cards(view), rng), rank, rng)
+    rank = pick(_ranks_to_ask(view), rng)
+    return _finish(view, _target(view, rank, rng), rank, rng)
 
 
 def most_held(view, rng) -> tuple:
-    """The naive "build on your pairs": the rank it holds most of (ties: lowest rank),
-    from a uniformly random opponent who holds cards (any opponent if none does).
+    """The naive "build on your pairs", never stalling.
+
+    The rank: the one it holds most of (ties: lowest rank) among the held ranks that some
+    opponent is live for, or among all held ranks if none is. The seat: one pick, as for
+    :func:`random`.
 
     >>> import numpy as np
     >>> from gofish_teach import Game, Rules
@@ -100,18 +146,19 @@ def most_held(view, rng) -> tuple:
     >>> most_held(view, np.random.default_rng(0))   # double 0.636...: seat 2
     (2, '7')
     """
-    rank = _most_held(view)
-    return _finish(view, pick(_with_cards(view), rng), rank, rng)
+    counts = view.counts
+    rank = max(_ranks_to_ask(view), key=counts.get)  # max keeps the first of equals: the lowest rank
+    return _finish(view, _target(view, rank, rng), rank, rng)
 
 
 def known_holdings(view) -> list[dict[str, int]]:
     """For every seat, the ranks public events show it holds now, each with the index in
-    ``view.events`` of the event where it last showed that rank.
+    ``view.events`` of the event where it last showed that rank (read by
+    :class:`~gofish_teach.record.Record`: :attr:`~gofish_teach.record.Record.shown`).
 
     The rules of :func:`memory`: asking for r, receiving r, or a shown lucky draw of r shows
     the player holds r; giving r away, answering "Go Fish" to r, or any book of r removes it;
     a player whose hand becomes empty holds nothing (and cards it draws later are unknown).
-    Hand sizes are followed through the events (deals, gifts, draws, books) to see that.
 
     >>> from gofish_teach import Game, Rules
     >>> game = Game(Rules.preset("pond").replace(n_ranks=3, hand_size=2), 2,
@@ -129,47 +176,19 @@ def known_holdings(view) -> list[dict[str, int]]:
     >>> known_holdings(game.view(1))   # seat 1 gave its Aces away and then had no cards
     [{'A': 3, '2': 4}, {}]
     """
-    n, book_size = view.n_players, view.rules.book_size
-    sizes = [0] * n
-    known: list[dict[str, int]] = [{} for _ in range(n)]
-    for t, event in enumerate(view.events):
-        if isinstance(event, Deal):
-            sizes[event.player] += event.count
-        elif isinstance(event, Ask):
-            known[event.player][event.rank] = t
-        elif isinstance(event, Give):
-            sizes[event.player] -= event.count
-            sizes[event.to] += event.count
-            known[event.player].pop(event.rank, None)
-            known[event.to][event.rank] = t
-        elif isinstance(event, GoFish):
-            known[event.player].pop(event.rank, None)
-        elif isinstance(event, Draw):
-            sizes[event.player] += event.count
-            if event.lucky:
-                known[event.player][event.cards[0].rank] = t
-        elif isinstance(event, Book):
-            sizes[event.player] -= book_size
-            for ranks in known:
-                ranks.pop(event.rank, None)
-        else:
-            continue
-        for q in range(n):
-            if not sizes[q]:
-                known[q].clear()
-    return known
+    return view.record.known_holdings()
 
 
 def memory(view, rng) -> tuple:
-    """"Ask who asked before", from public events only (see :func:`known_holdings`).
+    """"Ask who asked before", from public events only (see :func:`known_holdings`), never stalling.
 
-    Among the ranks it holds that some opponent is known to hold, take the one it holds most
-    of (ties: lowest rank), and ask the opponent who showed that rank most recently (ties:
-    lowest seat). Otherwise fall back to the rank it holds most of (ties: lowest rank) from a
-    uniformly random opponent who holds cards (any opponent if none does).
+    A *live known holder* of a rank is an opponent known to hold it and live for it (see the
+    module docstring). Among the held ranks that have a live known holder, take the one it
+    holds most of (ties: lowest rank), and ask the live known holder who showed that rank most
+    recently (ties: lowest seat); no random choice. If no held rank has one, play
+    :func:`most_held`.
 
-    It is called afresh for every decision and recomputes everything from ``view.events``,
-    so its choice depends on the view alone.
+    Its choice depends on the view alone (the view's :class:`~gofish_teach.record.Record`).
 
     >>> import numpy as np
     >>> from gofish_teach import Game, Rules
@@ -182,13 +201,18 @@ def memory(view, rng) -> tuple:
     >>> memory(view, np.random.default_rng(0))         # both known; it holds more 3s
     (1, '3')
     """
-    counts, known = view.counts, known_holdings(view)
-    wanted = [r for r in counts if any(r in known[q] for q in view.opponents)]
+    counts, record = view.counts, view.record
+    shown, live = record.shown, record.live
+
+    def holders(rank):  # the live known holders of rank, seats ascending
+        return [q for q in view.opponents if rank in shown[q] and live(q, rank)]
+
+    wanted = [r for r in counts if holders(r)]
     if not wanted:
-        return _finish(view, pick(_with_cards(view), rng), _most_held(view), rng)
+        return most_held(view, rng)
     rank = max(wanted, key=counts.get)
     # Seats ascending, and max keeps the first of equals: ties go to the lowest seat.
-    target = max((q for q in view.opponents if rank in known[q]), key=lambda q: known[q][rank])
+    target = max(holders(rank), key=lambda q: shown[q][rank])
     return _finish(view, target, rank, rng)
 
 
@@ -263,26 +287,35 @@ def strategy_name(strategy) -> str:
     return getattr(strategy, "__name__", type(strategy).__name__)
 
 
-def play_out(game, strategies: Sequence, rng):
+def play_out(game, strategies: Sequence, rngs):
     """Play ``game`` to its end, seat ``p`` asking as ``strategies[p]`` decides; returns ``game``.
 
-    ``rng`` is one ``numpy.random.Generator`` shared by every seat, used in decision order.
+    ``rngs`` has one ``numpy.random.Generator`` per seat: seat ``p`` uses ``rngs[p]`` only
+    (see :func:`seat_rng`). A single generator is still accepted, and then shared by every
+    seat in decision order: the old form, in which one seat's draws shift another's.
     An illegal ask raises :class:`~gofish_teach.game.IllegalMove` naming the strategy and seat.
 
     >>> import numpy as np
     >>> from gofish_teach import Game, Rules
     >>> cheat = lambda view, rng: (view.player, "A")
-    >>> play_out(Game(Rules.preset("pond"), 2, seed=0), [cheat, "random"], np.random.default_rng(0))
+    >>> play_out(Game(Rules.preset("pond"), 2, seed=0), [cheat, "random"], [seat_rng(0), seat_rng(1)])
     Traceback (most recent call last):
     ...
     gofish_teach.game.IllegalMove: strategy '<lambda>' (seat 0) asked (0, 'A'): player 0 cannot ask themself: ask an opponent
     """
-    if len(strategies) != game.n_players:
-        raise ValueError(f"strategies: expected one per seat ({game.n_players}), got {len(strategies)}")
+    n = game.n_players
+    if len(strategies) != n:
+        raise ValueError(f"strategies: expected one per seat ({n}), got {len(strategies)}")
+    if isinstance(rngs, (list, tuple)):
+        if len(rngs) != n:
+            raise ValueError(f"rngs: expected one generator per seat ({n}), got {len(rngs)}")
+        by_seat = list(rngs)
+    else:
+        by_seat = [rngs] * n  # one generator shared by every seat
     chosen = [get_strategy(s) for s in strategies]
     while not game.is_over:
         p = game.current_player
-        move = chosen[p](game.view(p), rng)
+        move = chosen[p](game.view(p), by_seat[p])
         try:
             if not isinstance(move, (tuple, list)) or len(move) not in (2, 3):
                 raise IllegalMove(f"a strategy must return (target, rank), not {move!r}")

@@ -17,6 +17,20 @@ from __future__ import annotations
 
 from .cards import SUITS, Card
 from .events import Event
+from .record import Record
+
+
+def _public_record(game) -> Record:
+    """The game's public log, read so far. It is kept on the game and read on from where it
+    stopped, so each event is read once per game however many views are made; every view
+    takes its own copy."""
+    record = game.__dict__.get("_public_record")
+    if record is None or record.n_events > len(game._events):
+        record = game._public_record = Record(game.n_players, game.rules)
+    events = game._events
+    for t in range(record.n_events, len(events)):
+        record.read(events[t])
+    return record
 
 
 class View:
@@ -32,10 +46,12 @@ class View:
         ocean_size: cards left in the ocean.
         opponents: the seats this player may ask (not itself, nor a partner).
         current_player, is_over, winners: whose turn it is, and whether the game has ended.
+        record: the public events read by :class:`~gofish_teach.record.Record` (hand sizes,
+            shown ranks, dead asks, ...), this view's own copy.
     """
 
     __slots__ = ("player", "n_players", "rules", "ranks", "hand_sizes", "books", "opponents",
-                 "ocean_size", "current_player", "is_over", "winners", "_held", "_log", "_mine", "_n", "_events")
+                 "ocean_size", "current_player", "is_over", "winners", "record", "_held", "_log", "_mine", "_n", "_events")
 
     def __init__(self, game, player: int):
         self.player = player
@@ -51,6 +67,7 @@ class View:
         self.current_player = game.current_player
         self.is_over = game.is_over
         self.winners = game.winners
+        self.record = _public_record(game).copy()
         # Only public events and this player's own cards are kept, never the game itself.
         self._log = game._events
         self._mine = game._private[player]

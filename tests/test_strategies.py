@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from gofish_teach import Game, IllegalMove, Rules, View
 from gofish_teach.probability import posterior
 from gofish_teach.strategies import (STRATEGIES, get_strategy, greedy, known_holdings, memory, most_held, pick,
-                                     play_out, random, strategy_name)
+                                     play_out, random, seat_rng, strategy_name)
 
 POND = Rules.preset("pond")
 
@@ -100,6 +100,30 @@ def test_a_strategy_returning_nonsense_is_reported():
         play_out(game, [lambda view, rng: "A", "random"], np.random.default_rng(0))
     with pytest.raises(ValueError, match="strategies: expected one per seat"):
         play_out(game, ["random"], np.random.default_rng(0))
+    with pytest.raises(ValueError, match=r"rngs: expected one generator per seat \(2\), got 3"):
+        play_out(game, ["random", "random"], [seat_rng(s) for s in range(3)])
+
+
+def test_each_seat_draws_from_its_own_generator():
+    rngs = [CountingRng(s) for s in range(3)]
+    game = play_out(Game(POND, 3, seed=4), ["random", "most_held", "random"], rngs)
+    asks = Counter(e.player for e in game.events if type(e).__name__ == "Ask")
+    assert [rng.calls for rng in rngs] == [2 * asks[0], asks[1], 2 * asks[2]]
+
+
+def test_one_generator_may_still_be_shared():
+    rng = CountingRng(0)
+    game = play_out(Game(POND, 3, seed=4), ["random", "most_held", "random"], rng)
+    asks = Counter(e.player for e in game.events if type(e).__name__ == "Ask")
+    assert rng.calls == 2 * asks[0] + asks[1] + 2 * asks[2]
+
+
+def test_a_seat_rng_plays_like_default_rng_with_the_same_seed():
+    for seed in (0, 1, 2**63 + 5, 2**64 - 1):
+        assert (seat_rng(seed).random(5) == np.random.default_rng(seed).random(5)).all()
+    games = [play_out(Game(POND, 4, seed=8), ["memory", "random", "most_held", "random"],
+                      [make(10 + p) for p in range(4)]) for make in (seat_rng, np.random.default_rng)]
+    assert games[0].events == games[1].events
 
 
 # --------------------------------------------------------------------------- random and most_held
@@ -128,6 +152,83 @@ def test_most_held_builds_on_pairs_lowest_rank_first():
     view = scenario(["4 7 7 2 2", "A A 3 3 5"]).view(0)
     assert view.counts == {"2": 2, "4": 1, "7": 2}
     assert most_held(view, np.random.default_rng(0)) == (1, "2")
+
+
+# --------------------------------------------------------------------------- bots never stall
+def test_an_ask_answered_go_fish_is_skipped_until_the_target_draws():
+    game = scenario(["A A 2 3", "2 3 4 4", "A 2 3 4", "A 2 3 4"], n_ranks=4)  # no ocean
+    game.ask(1, "A"), game.ask(0, "4")  # both "Go Fish!", and nothing to draw
+    view = game.view(2)
+    assert view.current_player == 2 and view.record.dead == [{"4"}, {"A"}, set(), set()]
+    assert {most_held(view, np.random.default_rng(s)) for s in range(40)} == {(0, "A"), (3, "A")}
+    asks = {random(view, np.random.default_rng(s)) for s in range(200)}
+    assert (1, "A") not in asks and (0, "4") not in asks and len(asks) == 10  # 4 ranks x 3 seats, less 2
+    assert memory(view, None) == (0, "A")  # seats 0 and 1 showed Aces and 4s; it holds one of each: the lower
+
+
+def test_the_askers_own_draw_does_not_make_the_ask_live():
+    game = scenario(["A 2", "3 4", "A 5"], "A 6 7 8")
+    script(game, [(1, "A")], ["Player 0 asks Player 1 for Aces.", 'Player 1 says "Go Fish!"',
+                              "Player 0 draws A♥, the rank asked for, and shows it: lucky draw!"])
+    view = game.view(0)
+    assert view.current_player == 0 and view.counts == {"A": 2, "2": 1}
+    assert {most_held(view, np.random.default_rng(s)) for s in range(40)} == {(2, "A")}
+    assert {random(view, np.random.default_rng(s)) for s in range(100)} == {(2, "A"), (1, "2"), (2, "2")}
+
+
+def test_a_draw_makes_the_ask_live_again():
+    game = scenario(["A 2", "3 4", "A 5"], "6 7 8 9")
+    game.ask(1, "A"), game.ask(2, "3")  # seat 1 says "Go Fish!" to Aces, then draws on its own turn
+    view = game.view(2)
+    assert view.record.dead == [set(), set(), {"3"}] and view.current_player == 2
+    assert {most_held(view, np.random.default_rng(s))[0] for s in range(40)} == {0, 1}
+
+
+def test_being_given_the_rank_makes_the_ask_live_again():
+    game = scenario(["A A 2 3", "2 2 3 4", "A A 2 4", "3 3 4 4"], n_ranks=4, bluff=True)  # no ocean
+    game.ask(1, "A")                # seat 1: "Go Fish!"
+    game.ask(2, "A"), game.ask(2, "A")  # seat 1 bluffs for Aces and is given two; then seat 2: "Go Fish!"
+    game.ask(3, "2"), game.ask(0, "4")  # "Go Fish!" twice: back to seat 0
+    view = game.view(0)
+    assert view.current_player == 0 and view.record.dead == [{"4"}, set(), {"A"}, {"2"}]
+    assert {most_held(view, np.random.default_rng(s)) for s in range(40)} == {(1, "A"), (3, "A")}
+    assert memory(view, None) == (1, "A")  # seat 1 showed Aces, and is live for them
+
+
+def test_with_no_live_opponent_the_old_rule_applies():
+    # Teams, no ocean: seats 0 and 2 hold every A and 2, seats 1 and 3 none; seat 2 can still take 5s.
+    game = scenario(["A A A 2 2", "3 3 4 4 5", "A 2 2 5 5", "3 3 4 4 5"], n_ranks=5, teams=True)
+    for ask in [(1, "A"), (0, "3"), (3, "A"), (0, "4"), (1, "2"), (0, "4"), (3, "2"), (0, "3")]:
+        assert 'Go Fish' in str(game.ask(*ask)[1])
+    view = game.view(0)
+    assert view.current_player == 0 and not any(view.record.live(q, r) for q in (1, 3) for r in ("A", "2"))
+    assert {most_held(view, np.random.default_rng(s)) for s in range(40)} == {(1, "A"), (3, "A")}
+    assert {random(view, np.random.default_rng(s)) for s in range(100)} == {(1, "A"), (3, "A"), (1, "2"), (3, "2")}
+    assert memory(view, CountingRng()) in {(1, "A"), (3, "A")}
+
+
+class TooLong(Exception):
+    pass
+
+
+@pytest.mark.parametrize("preset", ["pond", "family"])
+@pytest.mark.parametrize("n_players", [4, 6])
+def test_teams_games_of_memory_and_most_held_all_end(preset, n_players):
+    rules = Rules.preset(preset).replace(teams=True)
+    lineups = [["memory"] * 6, ["most_held"] * 6, ["memory", "most_held"] * 3, ["most_held", "random", "memory"] * 2]
+
+    def capped(name, game):
+        def strategy(view, rng):
+            if game.n_asks >= 1000:  # these games take well under 200 asks
+                raise TooLong(f"{preset}, {n_players} players, {name}: no end after 1000 asks")
+            return STRATEGIES[name](view, rng)
+        return strategy
+
+    for seed in range(240):
+        game = Game(rules, n_players, seed=seed)
+        lineup = lineups[seed % len(lineups)][:n_players]
+        play_out(game, [capped(name, game) for name in lineup], [seat_rng(1000 * seed + p) for p in range(n_players)])
+        assert game.is_over
 
 
 # --------------------------------------------------------------------------- memory
@@ -260,12 +361,11 @@ def test_without_bluffing_known_ranks_are_really_held():
 
 
 # --------------------------------------------------------------------------- every strategy, every preset
-# Teams only with classic rules: under the others, partners can end up holding the rest of
-# the ranks memory and most_held keep asking for, and the game never ends (see test_fast.py).
+# Teams under pond too: since bots never stall, no lineup keeps asking for ranks only partners hold.
 RULE_SETS = [Rules.preset(p) for p in ("family", "pond", "bicycle", "classic")] + [
     Rules.preset("pond").replace(bluff=True), Rules.preset("family").replace(book_size=2),
     Rules.preset("classic").replace(specific_card=True), Rules.preset("classic").replace(teams=True),
-    Rules.preset("pond").replace(n_ranks=4, hand_size=3)]
+    Rules.preset("pond").replace(teams=True), Rules.preset("pond").replace(n_ranks=4, hand_size=3)]
 
 
 @settings(max_examples=300, deadline=None)
