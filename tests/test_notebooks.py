@@ -149,6 +149,25 @@ def test_lesson_ends_with_try_it(path):
         f"{_label(path)}: the last markdown cell should hold a '## Try it' section of prompts for the class")
 
 
+@pytest.mark.parametrize("path", LESSONS, ids=_label)
+def test_lesson_is_saved_without_churn(path):
+    """Opening and saving a lesson in JupyterLab must not change it for git: no run timings,
+    no widget state (its model ids are random), the kernel's own display name, and
+    nbformat's JSON layout. ``make notebooks`` executes them that way."""
+    from jupyter_client.kernelspec import KernelSpecManager
+    import nbformat
+
+    text = path.read_text(encoding="utf-8")
+    nb = json.loads(text)
+    spec = nb["metadata"]["kernelspec"]
+    assert spec["display_name"] == KernelSpecManager().get_kernel_spec(spec["name"]).display_name, (
+        f"{_label(path)}: kernelspec display_name {spec['display_name']!r} is not the kernel's own")
+    timed = [i for i, cell in enumerate(nb["cells"]) if "execution" in cell["metadata"]]
+    assert not timed, f"{_label(path)}: cells {timed} hold run timings; execute with record_timing=False (make notebooks)"
+    assert "widgets" not in nb["metadata"], f"{_label(path)}: widget state saved; execute with store_widget_state=False"
+    assert text == nbformat.writes(nbformat.reads(text, as_version=4)) + "\n", f"{_label(path)}: not in nbformat's layout"
+
+
 def test_the_guide_lists_every_lesson():
     guide = (ROOT / "notebooks" / "README.md").read_text(encoding="utf-8")
     missing = [path.name for path in LESSONS if path.name not in guide]
