@@ -54,10 +54,9 @@ def _fast_chunk(start: int, stop: int, lineup=("memory", "random", "random", "ra
     A top-level function so that a process pool can run it (bench_fast's helper).
     """
     from .fast import play_games
+    from .simulate import game_inputs
 
-    rng = np.random.default_rng([0, start])
-    decks = rng.permuted(np.broadcast_to(np.arange(52, dtype=np.int8), (stop - start, 52)), axis=1)
-    seeds = rng.integers(0, 2**64, size=stop - start, dtype=np.uint64)
+    decks, seeds = game_inputs(0, "pond", np.arange(start, stop))  # as a tournament makes them
     return int(play_games(lineup, Rules.preset("pond"), decks, seeds)["winners"][:, 0].sum())
 
 
@@ -69,7 +68,7 @@ def bench_fast(quick: bool) -> list[str]:
     import tempfile
     from concurrent.futures import ProcessPoolExecutor
 
-    from .strategies import play_out
+    from .strategies import play_out, seat_rng
 
     lines = ["Fast path (numba), pond, 4 players, memory vs three random:"]
     # Compile time, apart from the speed figures: a fresh process with an empty numba cache
@@ -102,7 +101,8 @@ def bench_fast(quick: bool) -> list[str]:
     rules, readable = Rules.preset("pond"), 100 if quick else 600
     start = time.perf_counter()
     for g in range(readable):
-        play_out(Game(rules, 4, seed=g), ["memory", "random", "random", "random"], np.random.default_rng(g))
+        rngs = [seat_rng(seed) for seed in range(4 * g, 4 * g + 4)]  # one generator per seat, as tournaments do
+        play_out(Game(rules, 4, seed=g), ["memory", "random", "random", "random"], rngs)
     slow = readable / (time.perf_counter() - start)
     lines.append(f"  readable engine, same lineup, one core: {slow:,.0f} games/s ({readable} games); "
                  f"the fast path is {one / slow:,.0f}x faster per core")

@@ -1,22 +1,25 @@
 """The fast path: many games of the built-in strategies, compiled with numba.
 
 It plays exactly the games the readable engine (:class:`~gofish_teach.game.Game` driven by
-:mod:`gofish_teach.strategies`) plays: for the same deck order and seed, the same winners,
-books per seat and number of asks. ``tests/test_fast.py`` checks this on thousands of games.
+:mod:`gofish_teach.strategies`) plays: for the same deck order and seeds, the same asks in
+the same order, and so the same books and winners. ``tests/test_fast.py`` compares the two
+ask by ask on more than 15,000 games.
 
 Why numba: a Go Fish game is a loop of small, data-dependent steps (who asks whom, is the
 turn over), which does not vectorise across games in numpy without padding every game to
 the longest; compiled, one core plays tens of thousands of games a second.
 
-Randomness, and why both engines agree: the strategies of game ``g`` share one generator,
-``numpy.random.default_rng(int(seeds[g]))``, used in decision order, and each random choice
-is one ``random()`` double (see :func:`gofish_teach.strategies.pick`).
-numba can use a ``Generator`` passed in, but cannot create one in compiled code, and making
-one per game in Python costs more than the game itself. So this module re-implements the
-two pieces ``default_rng(seed)`` is made of, for an integer seed: NumPy's ``SeedSequence``
-(its documented hash of the seed into the initial state) and the ``PCG64`` bit generator
-(128-bit LCG with XSL-RR output; ``random()`` is ``(next_uint64 >> 11) * 2**-53``). The
-doubles are bit for bit NumPy's, which ``tests/test_fast.py`` checks against NumPy itself:
+Randomness, and why both engines agree: seat ``s`` of game ``g`` draws from its own
+generator, whose doubles are ``numpy.random.default_rng(int(seeds[g, s]))``'s (the readable
+engine uses ``strategies.seat_rng``, the same stream), and each random choice is one
+``random()`` double (see :func:`gofish_teach.strategies.pick`). numba can use a
+``Generator`` passed in, but cannot create one in compiled code, and making one per seat in
+Python costs more than the game itself. So this module re-implements the two pieces
+``default_rng(seed)`` is made of, for an integer seed: NumPy's ``SeedSequence`` (its
+documented hash of the seed into the initial state) and the ``PCG64`` bit generator
+(128-bit LCG with XSL-RR output; ``random()`` is ``(next_uint64 >> 11) * 2**-53``), and keeps
+one PCG64 state per seat. The doubles are bit for bit NumPy's, which ``tests/test_fast.py``
+checks against NumPy itself:
 
 >>> import numpy as np
 >>> seeds = np.array([0, 7, 2**64 - 1], dtype=np.uint64)
@@ -25,18 +28,27 @@ doubles are bit for bit NumPy's, which ``tests/test_fast.py`` checks against Num
 True
 
 Playing a batch (card code = ``rank_index * CARDS_PER_RANK + suit_index``, row 0 of a deck is
-its top), and the same game played by the readable engine:
+its top; one seed per seat), and the same game played by the readable engine, ask by ask:
 
 >>> from gofish_teach import Rules
->>> from gofish_teach.simulate import play_game_readable
->>> rules = Rules.preset("pond")
->>> decks = np.stack([np.random.default_rng(g).permutation(52) for g in range(3)])
->>> out = play_games(["memory", "random", "random", "random"], rules, decks, np.arange(3, dtype=np.uint64))
+>>> from gofish_teach.simulate import game_inputs, play_game_readable
+>>> rules, lineup = Rules.preset("pond"), ["memory", "random", "random", "random"]
+>>> decks, seeds = game_inputs(0, rules, 3)
+>>> out = play_games(lineup, rules, decks, seeds, moves=True)
 >>> sorted(out), out["books"].sum(axis=1)
-(['asks', 'books', 'winners'], array([13, 13, 13]))
->>> ref = play_game_readable(["memory", "random", "random", "random"], rules, decks[2], 2)
->>> bool((ref["books"] == out["books"][2]).all()), int(ref["asks"]) == int(out["asks"][2])
+(['asks', 'books', 'moves', 'winners'], array([13, 13, 13]))
+>>> out["moves"][2][:2]        # (player, target, rank index) of its first two asks
+array([[0, 2, 0],
+       [1, 3, 2]], dtype=int16)
+>>> ref = play_game_readable(lineup, rules, decks[2], seeds[2], moves=True)
+>>> bool((ref["moves"] == out["moves"][2]).all()), bool((ref["books"] == out["books"][2]).all())
 (True, True)
+
+The built-in strategies never stall: an ask the public record proves must fail (the target
+said "Go Fish!" to that rank and has drawn nothing and been given none of it since) is
+"dead", and they make one only when every other ask is dead too (see
+:mod:`gofish_teach.strategies`; here the ``dead`` array). Without that, under ``teams``,
+memory and most_held could keep asking an opponent for a rank only a partner held, for ever.
 
 Supported: the strategies ``random``, ``memory`` and ``most_held``; every preset, 2-6
 players, any ``hand_size`` and ``n_ranks``, and the variants ``bluff`` (built-in strategies
@@ -45,9 +57,8 @@ never bluff, so play is unchanged), ``book_size=2`` and ``teams``. Not supported
 any other strategy (``greedy``, or one a learner wrote).
 
 Compiled code cannot be interrupted, so a game that reaches ``max_asks`` asks stops with
-:class:`GameTooLong`. Built-in games end within a few hundred asks, except with ``teams``:
-there partners can end up holding the rest of the ranks that memory's fallback and
-``most_held`` keep asking for, and such a game goes on for ever in either engine.
+:class:`GameTooLong`, saying whether cards were still moving (a longer cap would help) or
+not (it would not).
 """
 from __future__ import annotations
 
@@ -57,7 +68,7 @@ import numpy as np
 from numba import njit
 
 from .rules import EMPTY_HAND_RULES, END_RULES, Rules
-from .simulate import CARDS_PER_RANK, FAST_STRATEGIES, MAX_ASKS, GameTooLong, fast_path_plays
+from .simulate import CARDS_PER_RANK, FAST_STRATEGIES, MAX_ASKS, GameTooLong, fast_path_plays, too_long_message
 
 # The compiled loop cannot take strings, so every choice the rules and the lineup make is
 # passed as a small int; these names say which. (numba reads module-level ints as constants.)
@@ -75,6 +86,9 @@ assert set(EMPTY_HAND_CODES) == set(EMPTY_HAND_RULES) and set(END_CODES) == set(
 NO_PARTNER = -1
 #: play_games' result when a game reaches max_asks without ending.
 TOO_LONG = -1
+#: Asks a game the record of asks (``moves=True``) first has room for: most games need fewer;
+#: if they need more, the batch is played again with room for every ask.
+MOVES_ROOM = 128
 
 # --------------------------------------------------------------------------- NumPy's default_rng
 # numba turns a mix of uint64 and plain ints into float64, so every constant is typed.
@@ -183,7 +197,7 @@ def _random(rng):
 @njit(cache=True)
 def _random_doubles(seeds, k):
     out = np.empty((seeds.shape[0], k))
-    rng = np.empty(4, np.uint64)
+    rng = np.empty(4, np.uint64)  # [state_hi, state_lo, inc_hi, inc_lo]
     for g in range(seeds.shape[0]):
         _seed(rng, seeds[g])
         for i in range(k):
@@ -193,10 +207,17 @@ def _random_doubles(seeds, k):
 
 def random_doubles(seeds: np.ndarray, k: int) -> np.ndarray:
     """The first ``k`` doubles of ``np.random.default_rng(int(s)).random()`` for each seed, compiled."""
-    return _random_doubles(_as_seeds(seeds, len(np.atleast_1d(seeds))), int(k))
+    seeds = np.atleast_1d(seeds)
+    return _random_doubles(_as_seeds(seeds, (len(seeds),), "one integer seed per row"), int(k))
 
 
 # --------------------------------------------------------------------------- the game, compiled
+# State of one game (n seats, R ranks), in arrays reused from game to game:
+#   hands[p, r]  cards of rank r seat p holds         sizes[p]  cards seat p holds
+#   books[p]     books seat p laid down                rngs[p]   seat p's PCG64 state
+#   known[p, r]  public events show p holds r (memory's known holdings), last[p, r] since when
+#   dead[p, r]   p said "Go Fish!" to r and has since drawn nothing and been given no r:
+#                an ask of p for r must fail (the "bots never stall" rule)
 @njit(cache=True)
 def _partner(p, n, teams):
     return (p + n // 2) % n if teams else NO_PARTNER
@@ -219,8 +240,19 @@ def _lay_books(p, hands, sizes, books, known, book_size):
 
 
 @njit(cache=True)
+def _draw(p, card, hands, sizes, dead):
+    """``p`` takes ``card`` from the ocean; returns its rank. Any draw may bring any rank, so
+    no ask of ``p`` is dead any more."""
+    r = card // CARDS_PER_RANK
+    hands[p, r] += 1
+    sizes[p] += 1
+    dead[p, :] = False
+    return r
+
+
+@njit(cache=True)
 def _is_over(n_books, total_books, ocean, end_rule, hands, sizes, teams, bluff):
-    """``Game._over_reason`` as a yes/no: has the game ended?"""
+    """Whether the game has ended (``Game._over_reason`` as a yes/no; the game itself ends in ``Game._end_if_over``)."""
     if n_books == total_books:
         return True
     if ocean:
@@ -251,15 +283,34 @@ def _is_over(n_books, total_books, ocean, end_rule, hands, sizes, teams, bluff):
 
 
 @njit(cache=True)
-def _pick_opponent(p, sizes, teams, rng, buf):
-    """A uniformly random opponent holding cards (any opponent if none does), seats ascending."""
+def _live(q, r, sizes, dead):
+    """An ask of ``q`` for ``r`` the public record does not prove must fail."""
+    return sizes[q] > 0 and not dead[q, r]
+
+
+@njit(cache=True)
+def _has_live_opponent(p, partner, r, sizes, dead):
+    for q in range(sizes.shape[0]):
+        if q != p and q != partner and _live(q, r, sizes, dead):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _pick_target(p, partner, r, sizes, dead, rng, buf):
+    """A uniformly random live opponent for ``r``; if none, one holding cards; if none, any
+    opponent (seats ascending, one double)."""
     n = sizes.shape[0]
-    partner = _partner(p, n, teams)
     k = 0
     for q in range(n):
-        if q != p and q != partner and sizes[q]:
+        if q != p and q != partner and _live(q, r, sizes, dead):
             buf[k] = q
             k += 1
+    if k == 0:
+        for q in range(n):
+            if q != p and q != partner and sizes[q]:
+                buf[k] = q
+                k += 1
     if k == 0:
         for q in range(n):
             if q != p and q != partner:
@@ -269,56 +320,72 @@ def _pick_opponent(p, sizes, teams, rng, buf):
 
 
 @njit(cache=True)
-def _most_held(p, hands):
+def _most_held(p, partner, hands, sizes, dead):
+    """The rank ``p`` holds most of (ties: lowest) among those with a live opponent, or among
+    all it holds if none has one."""
     best, best_count = -1, 0
     for r in range(hands.shape[1]):
-        if hands[p, r] > best_count:  # strictly more: ties keep the lowest rank
+        if hands[p, r] > best_count and _has_live_opponent(p, partner, r, sizes, dead):
+            best, best_count = r, hands[p, r]  # strictly more: ties keep the lowest rank
+    if best >= 0:
+        return best
+    for r in range(hands.shape[1]):
+        if hands[p, r] > best_count:
             best, best_count = r, hands[p, r]
     return best
 
 
 @njit(cache=True)
-def _choose(code, p, hands, sizes, known, last, teams, rng, buf):
-    """One decision of a built-in strategy: returns (target, rank index)."""
+def _choose(code, p, hands, sizes, known, last, dead, teams, rng, buf):
+    """One decision of a built-in strategy (see :mod:`gofish_teach.strategies`): (target, rank index)."""
+    n, n_ranks = hands.shape
+    partner = _partner(p, n, teams)
     if code == RANDOM:
         k = 0
-        for r in range(hands.shape[1]):
-            if hands[p, r]:
+        for r in range(n_ranks):
+            if hands[p, r] and _has_live_opponent(p, partner, r, sizes, dead):
                 buf[k] = r
                 k += 1
+        if k == 0:
+            for r in range(n_ranks):
+                if hands[p, r]:
+                    buf[k] = r
+                    k += 1
         rank = buf[int(_random(rng) * k)]
-        return _pick_opponent(p, sizes, teams, rng, buf), rank
-    if code == MEMORY:
-        n = sizes.shape[0]
-        partner = _partner(p, n, teams)
+        return _pick_target(p, partner, rank, sizes, dead, rng, buf), rank
+    if code == MEMORY:  # the held rank with a live known holder it holds most of
         rank, best_count = -1, 0
-        for r in range(hands.shape[1]):
+        for r in range(n_ranks):
             if hands[p, r] > best_count:
                 for q in range(n):
-                    if q != p and q != partner and known[q, r]:
+                    if q != p and q != partner and known[q, r] and _live(q, r, sizes, dead):
                         rank, best_count = r, hands[p, r]
                         break
-        if rank >= 0:
+        if rank >= 0:  # from the live known holder who showed it most recently
             target, latest = -1, -1
             for q in range(n):
-                if q != p and q != partner and known[q, rank] and last[q, rank] > latest:
+                if q != p and q != partner and known[q, rank] and _live(q, rank, sizes, dead) \
+                        and last[q, rank] > latest:
                     target, latest = q, last[q, rank]
             return target, rank
-    rank = _most_held(p, hands)
-    return _pick_opponent(p, sizes, teams, rng, buf), rank
+    rank = _most_held(p, partner, hands, sizes, dead)  # most_held, and memory's fallback
+    return _pick_target(p, partner, rank, sizes, dead, rng, buf), rank
 
 
 @njit(cache=True)
-def _play(deck, seed, codes, deal, empty_rule, end_rule, draw_again, book_size, total_books, teams, bluff,
-          max_asks, hands, sizes, books, known, last, rng, buf):
-    """One game, following ``Game`` step by step; fills ``books`` and returns the number of asks
-    (TOO_LONG if the game reached ``max_asks`` asks without ending)."""
+def _play(deck, seeds, codes, deal, empty_rule, end_rule, draw_again, book_size, total_books, teams, bluff,
+          max_asks, hands, sizes, books, known, last, dead, rngs, buf, trace):
+    """One game, following ``Game`` step by step; fills ``books`` and, while it has room,
+    ``trace`` with the asks (player, target, rank). Returns the number of asks (TOO_LONG if
+    the game reached ``max_asks`` asks without ending) and how many asks ago a card last moved."""
     n = hands.shape[0]
     size = deck.shape[0]
     hands[:, :] = 0
     books[:] = 0
     known[:, :] = False
-    _seed(rng, seed)
+    dead[:, :] = False
+    for p in range(n):
+        _seed(rngs[p], seeds[p])
     for k in range(deal * n):  # one card at a time, round robin from seat 0
         hands[k % n, deck[k] // CARDS_PER_RANK] += 1
     sizes[:] = deal
@@ -329,34 +396,36 @@ def _play(deck, seed, codes, deal, empty_rule, end_rule, draw_again, book_size, 
     clock = 0  # orders the moments players show ranks, for "showed it most recently"
     current = 0
     asks = 0
-    settle = True
+    moved = 0  # the ask count when a card last moved (given or drawn)
     while True:
-        if settle:  # Game._settle: the empty-hand rule, until someone holding cards is to ask
-            while not _is_over(n_books, total_books, size - top, end_rule, hands, sizes, teams, bluff):
-                p = current
-                if sizes[p]:
-                    break
-                if top < size:
-                    if empty_rule == NEW_HAND:
-                        for _ in range(min(deal, size - top)):
-                            hands[p, deck[top] // CARDS_PER_RANK] += 1
-                            sizes[p] += 1
-                            top += 1
-                        n_books += _lay_books(p, hands, sizes, books, known, book_size)
-                    else:
-                        hands[p, deck[top] // CARDS_PER_RANK] += 1
-                        sizes[p] += 1
+        # Game._settle: the empty-hand rule, until someone holding cards is to ask
+        while not _is_over(n_books, total_books, size - top, end_rule, hands, sizes, teams, bluff):
+            p = current
+            if sizes[p]:
+                break
+            if top < size:
+                moved = asks
+                if empty_rule == NEW_HAND:
+                    for _ in range(min(deal, size - top)):
+                        _draw(p, deck[top], hands, sizes, dead)
                         top += 1
-                        if empty_rule == DRAW_ONE_PLAY and not _is_over(n_books, total_books, size - top, end_rule, hands, sizes, teams, bluff):
-                            continue  # draw_one_play: plays on with the card just drawn
-                if not _is_over(n_books, total_books, size - top, end_rule, hands, sizes, teams, bluff):
-                    current = (current + 1) % n
+                    n_books += _lay_books(p, hands, sizes, books, known, book_size)
+                else:
+                    _draw(p, deck[top], hands, sizes, dead)
+                    top += 1
+                    if empty_rule == DRAW_ONE_PLAY and not _is_over(n_books, total_books, size - top, end_rule,
+                                                                    hands, sizes, teams, bluff):
+                        continue  # plays on with the card just drawn
+            if not _is_over(n_books, total_books, size - top, end_rule, hands, sizes, teams, bluff):
+                current = (current + 1) % n
         if _is_over(n_books, total_books, size - top, end_rule, hands, sizes, teams, bluff):
-            return asks
+            return asks, asks - moved
         if asks == max_asks:
-            return TOO_LONG
+            return TOO_LONG, asks - moved
         p = current
-        target, r = _choose(codes[p], p, hands, sizes, known, last, teams, rng, buf)
+        target, r = _choose(codes[p], p, hands, sizes, known, last, dead, teams, rngs[p], buf)
+        if asks < trace.shape[0]:
+            trace[asks, 0], trace[asks, 1], trace[asks, 2] = p, target, r
         asks += 1
         clock += 1
         known[p, r] = True  # asking shows the asker holds r
@@ -364,10 +433,12 @@ def _play(deck, seed, codes, deal, empty_rule, end_rule, draw_again, book_size, 
         again = False
         got = hands[target, r]
         if got:
+            moved = asks
             hands[target, r] = 0
             sizes[target] -= got
             hands[p, r] += got
             sizes[p] += got
+            dead[p, r] = False
             known[target, r] = False
             if sizes[target] == 0:
                 known[target, :] = False
@@ -377,11 +448,11 @@ def _play(deck, seed, codes, deal, empty_rule, end_rule, draw_again, book_size, 
             again = True
         else:
             known[target, r] = False  # "Go Fish!"
+            dead[target, r] = True
             if top < size:
-                drawn = deck[top] // CARDS_PER_RANK
+                moved = asks
+                drawn = _draw(p, deck[top], hands, sizes, dead)
                 top += 1
-                hands[p, drawn] += 1
-                sizes[p] += 1
                 lucky = drawn == r
                 if lucky:
                     clock += 1
@@ -392,33 +463,40 @@ def _play(deck, seed, codes, deal, empty_rule, end_rule, draw_again, book_size, 
                 again = lucky or (made > 0 and draw_again)
         if not again and not _is_over(n_books, total_books, size - top, end_rule, hands, sizes, teams, bluff):
             current = (current + 1) % n
-        settle = True
 
 
 @njit(cache=True)
 def _play_many(codes, deal, empty_rule, end_rule, draw_again, book_size, total_books, teams, bluff, n_ranks,
-               max_asks, decks, seeds, books_out, asks_out, winners_out):
+               max_asks, decks, seeds, books_out, asks_out, winners_out, trace):
+    """Play every game; returns (the first game that reached max_asks or -1, its idle asks,
+    the rows of ``trace`` every game's asks need)."""
     n = codes.shape[0]
     hands = np.zeros((n, n_ranks), np.int16)
     sizes = np.zeros(n, np.int64)
     known = np.zeros((n, n_ranks), np.bool_)
     last = np.zeros((n, n_ranks), np.int64)
-    rng = np.empty(4, np.uint64)
+    dead = np.zeros((n, n_ranks), np.bool_)
+    rngs = np.empty((n, 4), np.uint64)
     buf = np.empty(max(n, n_ranks), np.int64)
     score = np.empty(n, np.int64)
+    used = 0
     for g in range(decks.shape[0]):
         books = books_out[g]
-        asks_out[g] = _play(decks[g], seeds[g], codes, deal, empty_rule, end_rule, draw_again, book_size,
-                            total_books, teams, bluff, max_asks, hands, sizes, books, known, last, rng, buf)
-        if asks_out[g] == TOO_LONG:
-            return g
+        start = min(used, trace.shape[0])
+        asks, idle = _play(decks[g], seeds[g], codes, deal, empty_rule, end_rule, draw_again, book_size,
+                           total_books, teams, bluff, max_asks, hands, sizes, books, known, last, dead, rngs, buf,
+                           trace[start:])
+        if asks == TOO_LONG:
+            return g, idle, used
+        asks_out[g] = asks
+        used += asks
         for p in range(n):  # partners pool their books for the win
             partner = _partner(p, n, teams)
             score[p] = books[p] + (books[partner] if partner != NO_PARTNER else 0)
         best = score.max()
         for p in range(n):
             winners_out[g, p] = score[p] == best
-    return -1
+    return -1, 0, used
 
 
 @njit(cache=True)
@@ -448,10 +526,12 @@ def supports(lineup: Sequence[str], rules: Rules) -> bool:
     return fast_path_plays(lineup, rules)
 
 
-def _as_seeds(seeds, games: int) -> np.ndarray:
+def _as_seeds(seeds, shape: tuple, what: str) -> np.ndarray:
+    """``seeds`` as a uint64 array of ``shape`` (``None`` in it: any size of at least 1)."""
     seeds = np.asarray(seeds)
-    if seeds.shape != (games,) or seeds.dtype.kind not in "ui":
-        raise ValueError(f"seeds: expected {games} integer seeds, one per game, got {seeds.dtype} of shape {seeds.shape}")
+    ok = seeds.ndim == len(shape) and all(want is None or got == want for got, want in zip(seeds.shape, shape))
+    if not ok or seeds.dtype.kind not in "ui":
+        raise ValueError(f"seeds: expected {what}, got {seeds.dtype} of shape {seeds.shape}")
     if seeds.dtype.kind == "i" and (seeds < 0).any():
         raise ValueError("seeds: must be non-negative (they are np.random.default_rng seeds)")
     return np.ascontiguousarray(seeds, dtype=np.uint64)
@@ -479,7 +559,7 @@ def _check(lineup: Sequence[str], rules: Rules, decks) -> np.ndarray:
 
 
 def play_games(lineup: Sequence[str], rules: Rules, decks: np.ndarray, seeds: np.ndarray, *,
-               max_asks: int = MAX_ASKS) -> dict[str, np.ndarray]:
+               max_asks: int = MAX_ASKS, moves: bool = False) -> dict:
     """Play one game per row of ``decks``, seat ``p`` using strategy ``lineup[p]``.
 
     Args:
@@ -487,26 +567,45 @@ def play_games(lineup: Sequence[str], rules: Rules, decks: np.ndarray, seeds: np
         rules: the rules, for which :func:`supports` must hold.
         decks: ``(games, rules.deck_size)`` integer card codes, ``rank_index * CARDS_PER_RANK + suit_index``
             (suits in :data:`~gofish_teach.cards.SUITS` order); column 0 is the top of the deck.
-        seeds: ``(games,)`` non-negative integers: game ``g``'s strategies share the
-            generator ``np.random.default_rng(int(seeds[g]))``, used in decision order.
+        seeds: ``(games, k)`` non-negative integers, ``k`` at least the number of players
+            (:func:`~gofish_teach.simulate.game_inputs` gives ``k = SEATS``): seat ``s`` of game
+            ``g`` draws from its own generator, ``strategies.seat_rng(int(seeds[g, s]))``,
+            whose doubles are ``np.random.default_rng(int(seeds[g, s]))``'s.
         max_asks: a safety cap. Compiled code cannot be interrupted, so a game that reaches
             this many asks raises :class:`GameTooLong` instead of running on.
+        moves: also return every ask, for comparing the engines ask by ask.
 
     Returns:
         ``{"books": (games, n_players) int64, "asks": (games,) int64, "winners": (games, n_players) bool}``,
-        the same as :func:`gofish_teach.simulate.play_game_readable` gives for each game.
+        the same as :func:`gofish_teach.simulate.play_game_readable` gives for each game; with
+        ``moves=True`` also ``"moves"``, a list with each game's asks as an ``(asks, 3)`` array
+        of rows (player, target, rank index).
     """
     decks = _check(lineup, rules, decks)
     games, n = decks.shape[0], len(lineup)
-    seeds = _as_seeds(seeds, games)
-    books = np.zeros((games, n), np.int64)
-    asks = np.zeros(games, np.int64)
-    winners = np.zeros((games, n), np.bool_)
+    seeds = _as_seeds(seeds, (games, None), f"({games}, n) integer seeds, one per seat (n >= {n}) of each game")
+    if seeds.shape[1] < n:
+        raise ValueError(f"seeds: {seeds.shape[1]} per game, but {n} seats each need their own")
+    if isinstance(max_asks, bool) or not isinstance(max_asks, (int, np.integer)) or max_asks < 1:
+        raise ValueError(f"max_asks must be a positive int, not {max_asks!r}")
     codes = np.array([FAST_STRATEGIES.index(name) for name in lineup], np.int64)
-    stuck = _play_many(codes, rules.deal_size(n), EMPTY_HAND_CODES[rules.empty_hand], END_CODES[rules.end],
-                       rules.book_draw_again, rules.book_size, rules.total_books, rules.teams, rules.bluff,
-                       rules.n_ranks, int(max_asks), decks, seeds, books, asks, winners)
-    if stuck >= 0:
-        raise GameTooLong(f"decks[{stuck}]: the game passed max_asks={max_asks} asks without ending "
-                          f"(lineup {', '.join(lineup)}; rules {rules.name})")
-    return {"books": books, "asks": asks, "winners": winners}
+    trace = np.zeros((games * MOVES_ROOM if moves else 0, 3), np.int16)
+    while True:
+        books = np.zeros((games, n), np.int64)
+        asks = np.zeros(games, np.int64)
+        winners = np.zeros((games, n), np.bool_)
+        stuck, idle, used = _play_many(
+            codes, rules.deal_size(n), EMPTY_HAND_CODES[rules.empty_hand], END_CODES[rules.end],
+            rules.book_draw_again, rules.book_size, rules.total_books, rules.teams, rules.bluff, rules.n_ranks,
+            int(max_asks), decks, seeds, books, asks, winners, trace)
+        if stuck >= 0:
+            error = GameTooLong(too_long_message(f"decks[{stuck}]", max_asks, idle, lineup, rules))
+            error.row, error.idle_asks = int(stuck), int(idle)  # for simulate, to name the tournament's game
+            raise error
+        if used <= len(trace):
+            break
+        trace = np.zeros((used, 3), np.int16)  # the same games again, with room for every ask
+    out = {"books": books, "asks": asks, "winners": winners}
+    if moves:
+        out["moves"] = np.split(trace[:used], np.cumsum(asks)[:-1])
+    return out

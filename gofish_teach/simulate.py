@@ -20,31 +20,52 @@ Three ideas make the numbers fair and reproducible:
   depend only on ``(seed, g)`` (see :func:`game_inputs`), never on the lineup. Two lineups
   run with the same seed are dealt the very same hands, so a difference between them is the
   strategies', not the luck of the deal, and a paired test can use that.
+* **One generator per seat.** Seat ``s`` of game ``g`` draws its random choices from its own
+  generator, seeded from ``(seed, g, s)``: what one seat's strategy does with its randomness
+  never shifts another seat's, and the seed reveals nothing about the deck.
 * **Chunks.** Games are played in chunks of consecutive indices, on any
   ``concurrent.futures.Executor``. A game's result depends only on its inputs, so the
   results are the same whatever the executor and however many workers.
+
+Safety: a run is at most :data:`MAX_GAMES` games; a game stops with :class:`GameTooLong` after
+``max_asks`` asks; in worker processes a strategy gets ``time_limit`` seconds per decision
+(:class:`DecisionTimeout`); a strategy that cannot be sent to a worker process is named
+before any game starts.
 """
 from __future__ import annotations
 
+import itertools
+import multiprocessing
 import os
+import pickle
+import signal
 import sys
+import threading
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import numpy as np
 
 from .cards import SUITS, Card
+from .events import Ask, Draw, Give
 from .game import Game
 from .rules import Rules
-from .strategies import GameTooLong, play_out
+from .strategies import GameTooLong, get_strategy, play_out, seat_rng, strategy_name
 
 #: Decks are made this many games at a time, from one generator per block (much faster than
 #: one generator per game); game g is row g % BLOCK of block g // BLOCK.
 BLOCK = 1000
+#: Strategy seeds per game: one for each seat, up to the most players any preset seats.
+SEATS = 6
 #: Default safety cap on asks in one game; built-in strategies need a few hundred at most.
 MAX_ASKS = 10_000
+#: The most games one :func:`simulate` call plays. Every game's result is kept (about 100
+#: bytes a game, so 1 GB at this limit); for more, run several seeds and pool the results.
+MAX_GAMES = 10_000_000
+#: Default seconds one decision may take when games run in worker processes.
+DECISION_SECONDS = 30.0
 #: A progress bar is shown (in a notebook) when a run is expected to take longer than this.
 LONG_RUN_SECONDS = 3.0
 #: Cards of each rank, one per suit. A deck is passed around as card codes
@@ -52,6 +73,12 @@ LONG_RUN_SECONDS = 3.0
 CARDS_PER_RANK = len(SUITS)
 #: The built-in strategies the compiled fast path (:mod:`gofish_teach.fast`) plays.
 FAST_STRATEGIES: tuple[str, ...] = ("random", "memory", "most_held")
+
+
+class DecisionTimeout(TimeoutError):
+    """A strategy took longer than ``time_limit`` seconds over one decision (in a worker process)."""
+
+
 # --------------------------------------------------------------------------- inputs
 def game_inputs(seed: int, rules, games) -> tuple[np.ndarray, np.ndarray]:
     """The deck orders and strategy seeds of some games: the common random numbers.
@@ -64,17 +91,19 @@ def game_inputs(seed: int, rules, games) -> tuple[np.ndarray, np.ndarray]:
     Returns:
         ``decks``, an ``int8`` array ``(G, deck_size)``: card codes from the top (index 0,
         dealt first) down, where code = ``rank_index * CARDS_PER_RANK + suit_index`` with
-        suits in the order of ``cards.SUITS`` (see :func:`deck_cards`); and ``seeds``, ``uint64`` ``(G,)``: game ``g``'s strategies
-        share one generator, ``numpy.random.default_rng(int(seeds[g]))``.
+        suits in the order of ``cards.SUITS`` (see :func:`deck_cards`); and ``seeds``,
+        ``uint64`` ``(G, SEATS)``: seat ``s`` of game ``g`` draws from its own generator,
+        ``strategies.seat_rng(int(seeds[g, s]))``. Seeds go by seat, not by lineup entry, so
+        two lineups run on one seed see the same random numbers at each seat.
 
     Game ``g`` depends only on ``(seed, g)``: its deck is row ``g % BLOCK`` of the block
     ``numpy.random.default_rng([seed, g // BLOCK]).permuted(..., axis=1)``, and its strategy
-    seed comes from the same generator just after that block's decks. So any chunk of games
+    seeds come from the same generator just after that block's decks. So any chunk of games
     can be made on its own and every lineup sees the same decks.
 
     >>> decks, seeds = game_inputs(7, "pond", [0, 1, 1234])
-    >>> decks.shape, decks.dtype, seeds.dtype
-    ((3, 52), dtype('int8'), dtype('uint64'))
+    >>> decks.shape, decks.dtype, seeds.shape, seeds.dtype
+    ((3, 52), dtype('int8'), (3, 6), dtype('uint64'))
     >>> bool((game_inputs(7, "pond", 1235)[0][[0, 1, 1234]] == decks).all())
     True
     >>> deck_cards(Rules.preset("pond"), decks[0])[:3]
@@ -85,12 +114,12 @@ def game_inputs(seed: int, rules, games) -> tuple[np.ndarray, np.ndarray]:
     index = np.arange(games) if np.ndim(games) == 0 else np.asarray(games, dtype=np.int64)
     size = rules.deck_size
     decks = np.empty((len(index), size), np.int8)
-    seeds = np.empty(len(index), np.uint64)
+    seeds = np.empty((len(index), SEATS), np.uint64)
     fresh = np.broadcast_to(np.arange(size, dtype=np.int8), (BLOCK, size))
     for block in np.unique(index // BLOCK):
         rng = np.random.default_rng([seed, int(block)])
         block_decks = rng.permuted(fresh, axis=1)
-        block_seeds = rng.integers(0, 2**64, size=BLOCK, dtype=np.uint64, endpoint=False)
+        block_seeds = rng.integers(0, 2**64, size=(BLOCK, SEATS), dtype=np.uint64, endpoint=False)
         here = index // BLOCK == block
         decks[here] = block_decks[index[here] % BLOCK]
         seeds[here] = block_seeds[index[here] % BLOCK]
@@ -130,25 +159,111 @@ def fast_path_plays(lineup: Sequence, rules: Rules) -> bool:
 
 
 # --------------------------------------------------------------------------- the readable engine
-def play_game_readable(lineup: Sequence, rules: Rules, deck_codes, seed: int, *,
-                       max_asks: int | None = None) -> dict[str, np.ndarray]:
+def play_game_readable(lineup: Sequence, rules: Rules, deck_codes, seeds, *, max_asks: int | None = None,
+                       moves: bool = False) -> dict:
     """One game with the readable engine (:class:`Game` driven by :mod:`~gofish_teach.strategies`):
     the reference :func:`gofish_teach.fast.play_games` is checked against.
 
     ``lineup`` may hold any strategies (names, functions or objects), not only the fast ones.
-    With ``max_asks``, a game that reaches that many asks raises :class:`GameTooLong`.
+    Seat ``s`` draws from ``strategies.seat_rng(int(seeds[s]))``. With ``max_asks``, a game
+    that reaches that many asks raises :class:`GameTooLong`. With ``moves=True`` the result
+    also has ``"moves"``: every ask as a row (player, target, rank index), as the fast path gives.
 
     >>> decks, seeds = game_inputs(7, "pond", 1)
-    >>> out = play_game_readable(["memory", "random"], Rules.preset("pond"), decks[0], seeds[0])
-    >>> sorted(out), int(out["books"].sum())
-    (['asks', 'books', 'winners'], 13)
+    >>> out = play_game_readable(["memory", "random"], Rules.preset("pond"), decks[0], seeds[0], moves=True)
+    >>> sorted(out), int(out["books"].sum()), out["moves"].shape == (out["asks"], 3)
+    (['asks', 'books', 'moves', 'winners'], 13, True)
     """
-    game = Game(rules, len(lineup), deck=deck_cards(rules, deck_codes))
-    strategies = list(lineup) if max_asks is None else [_capped(s, game, 0, max_asks) for s in lineup]
-    play_out(game, strategies, np.random.default_rng(int(seed)))
+    game = _play_one(lineup, rules, deck_codes, seeds, max_asks=max_asks or 0)
     winners = np.zeros(len(lineup), np.bool_)
     winners[list(game.winners)] = True
-    return {"books": np.array(game.book_counts, np.int64), "asks": game.n_asks, "winners": winners}
+    out = {"books": np.array(game.book_counts, np.int64), "asks": game.n_asks, "winners": winners}
+    if moves:
+        index = {r: i for i, r in enumerate(rules.ranks)}
+        asks = [(e.player, e.target, index[e.rank]) for e in game.events if isinstance(e, Ask)]
+        out["moves"] = np.array(asks, np.int64).reshape(-1, 3)
+    return out
+
+
+def _play_one(by_seat: Sequence, rules: Rules, deck_codes, seeds, *, max_asks: int = 0, time_limit=None,
+              where: str = "the game", lineup: Sequence | None = None) -> Game:
+    """Play one game of the readable engine to its end (capped at ``max_asks`` asks unless 0)."""
+    game = Game(rules, len(by_seat), deck=deck_cards(rules, deck_codes))
+    if max_asks or time_limit:
+        strategies = [_guarded(s, game, max_asks, time_limit, where, lineup or by_seat, by_seat) for s in by_seat]
+    else:
+        strategies = list(by_seat)
+    play_out(game, strategies, [seat_rng(int(seeds[s])) for s in range(len(by_seat))])
+    return game
+
+
+class _OutOfTime(BaseException):
+    """Raised by the alarm inside a slow decision. A BaseException, so that a strategy's own
+    ``except Exception`` cannot swallow it."""
+
+
+def _guarded(strategy, game: Game, max_asks: int, time_limit, where: str, lineup, by_seat) -> Callable:
+    """``strategy``, stopping the game with :class:`GameTooLong` once it reaches ``max_asks``
+    asks (unless 0), and a decision with :class:`DecisionTimeout` after ``time_limit`` seconds
+    (unless None; needs the handler :class:`_DecisionAlarm` installs)."""
+    choose, name = get_strategy(strategy), strategy_name(strategy)
+
+    def guarded(view, rng):
+        if max_asks and game.n_asks >= max_asks:
+            raise GameTooLong(too_long_message(where, max_asks, _idle_asks(game), lineup, game.rules, by_seat))
+        if not time_limit:
+            return choose(view, rng)
+        try:
+            signal.setitimer(signal.ITIMER_REAL, time_limit)
+            try:
+                return choose(view, rng)
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+        except _OutOfTime:
+            raise DecisionTimeout(f"strategy {name!r} (seat {view.player}) took more than time_limit={time_limit:g} s "
+                                  f"over one decision, in {where} (lineup as given: "
+                                  f"{', '.join(map(_label, lineup))}); does it ever return?") from None
+
+    guarded.__name__ = name  # so that play_out's messages name the real strategy
+    return guarded
+
+
+def _idle_asks(game: Game) -> int:
+    """How many of the last asks moved no card (no card given or drawn since)."""
+    idle = 0
+    for event in reversed(game.events):
+        if isinstance(event, (Give, Draw)):
+            break
+        idle += isinstance(event, Ask)
+    return idle
+
+
+def too_long_message(where: str, max_asks: int, idle: int, lineup: Sequence, rules: Rules,
+                     by_seat: Sequence | None = None) -> str:
+    """What :class:`GameTooLong` says: which game, whether a higher cap could help, the lineup
+    as given and, when they differ, by seat, and whether the rules have teams.
+
+    ``idle`` is how many of the last asks moved no card. With the ocean empty a failed ask
+    changes nothing, so a game that spent half its asks that way is going round in circles.
+
+    >>> print(too_long_message("game 7 of the tournament", 300, 200, ["mine", "random"] * 2,
+    ...                        Rules.preset("pond").replace(teams=True)))
+    game 7 of the tournament passed max_asks=300 asks without ending: no card has changed hands in its last 200 asks (the ocean is empty and every ask failed), so a strategy keeps asking for cards it cannot get, and a higher max_asks would not help. Lineup as given: mine, random, mine, random. Rules: pond with teams (partners may not ask each other, so a rank only a partner holds cannot be won).
+    """
+    text = f"{where} passed max_asks={max_asks:,} asks without ending: "
+    if 2 * idle >= max_asks:
+        text += (f"no card has changed hands in its last {idle:,} asks (the ocean is empty and every ask failed), "
+                 "so a strategy keeps asking for cards it cannot get, and a higher max_asks would not help.")
+    else:
+        text += "cards were still changing hands, so if games really are this long, raise max_asks."
+    given = [_label(entry) for entry in lineup]
+    text += f" Lineup as given: {', '.join(given)}."
+    if by_seat is not None and [_label(entry) for entry in by_seat] != given:
+        text += f" By seat in this game: {', '.join(_label(entry) for entry in by_seat)}."
+    text += f" Rules: {rules.name}"
+    if rules.teams:
+        text += " with teams (partners may not ask each other, so a rank only a partner holds cannot be won)"
+    return text + "."
 
 
 # --------------------------------------------------------------------------- results
@@ -243,12 +358,14 @@ class Results:
 
 # --------------------------------------------------------------------------- one chunk
 def play_chunk(lineup: tuple, rules: Rules, n_players: int, seed: int, start: int, stop: int,
-               fast: bool = True, max_asks: int = MAX_ASKS) -> dict:
+               fast: bool = True, max_asks: int = MAX_ASKS, time_limit: float | None = None) -> dict:
     """Play games ``start .. stop-1`` of a tournament; what each worker runs.
 
     Returns plain arrays (``books``, ``asks``, ``winners``) and ``fast``, how many of the
     games the fast path played. A top-level function of plain arguments, so any executor
-    (processes, threads, Dask) can run it.
+    (processes, threads, Dask) can run it. ``time_limit`` (seconds per decision of the
+    readable engine) applies only in the main thread of a worker process, where an alarm
+    signal can interrupt a strategy without disturbing anything else.
     """
     index = np.arange(start, stop)
     decks, seeds = game_inputs(seed, rules, index)
@@ -264,22 +381,29 @@ def play_chunk(lineup: tuple, rules: Rules, n_players: int, seed: int, start: in
         if fast and fast_path_plays(by_seat, rules):
             from .fast import play_games
 
-            out = play_games(by_seat, rules, decks[here], seeds[here], max_asks=max_asks)
+            try:
+                out = play_games(by_seat, rules, decks[here], seeds[here], max_asks=max_asks)
+            except GameTooLong as e:
+                where = f"game {index[here][e.row]} of the tournament"
+                raise GameTooLong(too_long_message(where, max_asks, e.idle_asks, lineup, rules, by_seat)) from None
             n_fast += int(here.sum())
         else:
-            out = _play_readable(by_seat, rules, decks[here], seeds[here], index[here], max_asks)
+            with _DecisionAlarm(time_limit) as limit:
+                out = _play_readable(lineup, by_seat, rules, decks[here], seeds[here], index[here], max_asks, limit)
         books[here], asks[here], winners[here] = out["books"], out["asks"], out["winners"]
     return {"books": books, "asks": asks, "winners": winners, "fast": n_fast}
 
 
-def _play_readable(by_seat, rules, decks, seeds, index, max_asks) -> dict:
+def _play_readable(lineup, by_seat, rules, decks, seeds, index, max_asks, time_limit) -> dict:
     n = len(by_seat)
     out = {"books": np.zeros((len(index), n), np.int16), "asks": np.zeros(len(index), np.int32),
            "winners": np.zeros((len(index), n), bool)}
-    for k, (deck, seed, g) in enumerate(zip(decks, seeds, index)):
-        game = Game(rules, n, deck=deck_cards(rules, deck))
+    for k, (deck, game_seeds, g) in enumerate(zip(decks, seeds, index)):
         try:
-            play_out(game, [_capped(s, game, g, max_asks) for s in by_seat], np.random.default_rng(int(seed)))
+            game = _play_one(by_seat, rules, deck, game_seeds, max_asks=max_asks, time_limit=time_limit,
+                             where=f"game {g} of the tournament", lineup=lineup)
+        except (GameTooLong, DecisionTimeout):
+            raise  # their messages name the game and the lineup already
         except Exception as e:
             e.add_note(f"(in game {g} of the tournament; lineup by seat: {', '.join(map(_label, by_seat))})")
             raise
@@ -289,27 +413,35 @@ def _play_readable(by_seat, rules, decks, seeds, index, max_asks) -> dict:
     return out
 
 
-def _capped(strategy, game: Game, g: int, max_asks: int) -> Callable:
-    """``strategy``, stopping the game with :class:`GameTooLong` once it reaches ``max_asks`` asks."""
-    from .strategies import get_strategy
+class _DecisionAlarm:
+    """Within: the alarm signal interrupts a decision that takes too long, if ``time_limit``
+    is set and this is the main thread of a worker process (the value is then the limit,
+    else None). The previous handler is put back on the way out."""
 
-    choose = get_strategy(strategy)
+    def __init__(self, time_limit):
+        usable = (time_limit and hasattr(signal, "setitimer") and multiprocessing.parent_process() is not None
+                  and threading.current_thread() is threading.main_thread())
+        self.limit = time_limit if usable else None
 
-    def capped(view, rng):
-        if game.n_asks >= max_asks:
-            raise GameTooLong(
-                f"game {g} passed max_asks={max_asks} asks without ending: is a strategy asking for cards "
-                "it can never get? Raise max_asks= if games really are this long.")
-        return choose(view, rng)
+    def __enter__(self):
+        if self.limit:
+            self.previous = signal.signal(signal.SIGALRM, self._raise)
+        return self.limit
 
-    capped.__name__ = _label(strategy)  # so play_out's messages name the real strategy
-    return capped
+    def __exit__(self, *exc):
+        if self.limit:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.previous)
+
+    @staticmethod
+    def _raise(signum, frame):
+        raise _OutOfTime
 
 
 # --------------------------------------------------------------------------- the tournament
 def simulate(lineup: Sequence, rules, games: int, seed: int | None = 0, *, n_players: int | None = None,
              executor: Executor | None = None, workers: int | None = None, progress: bool | None = None,
-             fast: bool = True, max_asks: int = MAX_ASKS) -> Results:
+             fast: bool = True, max_asks: int = MAX_ASKS, time_limit: float | None = DECISION_SECONDS) -> Results:
     """Play ``games`` games of ``lineup`` under ``rules`` and return every game's result.
 
     Args:
@@ -317,7 +449,7 @@ def simulate(lineup: Sequence, rules, games: int, seed: int | None = 0, *, n_pla
             function ``f(view, rng) -> (target, rank)``, or an object with ``.choose(view, rng)``.
             Results are reported per lineup entry; seats rotate from game to game.
         rules: a :class:`Rules` or a preset name (``"pond"``, ``"family"``, ...).
-        games: how many games (at least 1).
+        games: how many games, 1 to :data:`MAX_GAMES`.
         seed: a non-negative int; the same seed deals the same decks to any lineup. ``None``
             picks one at random (it is kept in ``Results.seed`` so the run can be repeated).
         n_players: defaults to ``len(lineup)``; if given, it must match.
@@ -325,10 +457,13 @@ def simulate(lineup: Sequence, rules, games: int, seed: int | None = 0, *, n_pla
             pool, a thread pool, Dask's ``client.get_executor()``); it is not shut down.
         workers: processes for the default pool; ``1`` plays everything in this process.
             By default a long run of built-in strategies uses one process per core, and a
-            lineup with your own functions runs here (pass ``workers=`` to use a pool).
+            lineup with your own functions runs here (pass ``workers=`` to use a pool; the
+            functions must then be defined in a module, so that they can be sent to it).
         progress: show a progress bar; by default only for long runs in a notebook.
         fast: use the fast path for lineups it supports (``False`` forces the readable engine).
         max_asks: stop with :class:`GameTooLong` if a game takes more asks than this.
+        time_limit: seconds a strategy may take over one decision when games run in worker
+            processes (then :class:`DecisionTimeout` names it); ``None`` for no limit.
 
     >>> res = simulate(["random"] * 3, "pond", games=30, seed=5)
     >>> res.lineup, res.games, res.n_players
@@ -340,37 +475,44 @@ def simulate(lineup: Sequence, rules, games: int, seed: int | None = 0, *, n_pla
     ...
     ValueError: games must be at least 1, not 0
     """
-    rules, lineup, n, seed = _checked(lineup, rules, games, seed, n_players, workers, max_asks)
+    rules, lineup, n, seed = _checked(lineup, rules, games, seed, n_players, workers, max_asks, time_limit)
     games = int(games)
     # Rough speeds (games per second per core) only size the chunks and decide on a progress
     # bar: chunks of a fraction of a second keep the bar moving and the workers evenly busy.
     speed = 50_000 if fast and _fast_everywhere(lineup, rules, n) else 1000
     size = speed // 10
-    chunks = [(a, min(a + size, games)) for a in range(0, games, size)]
+    chunks = ((a, min(a + size, games)) for a in range(0, games, size))  # made as they are needed
     if progress is None:
         progress = games / speed > LONG_RUN_SECONDS and _in_notebook()
+    here = executor is None and (workers == 1 or games <= size or (workers is None and not _all_names(lineup)))
+    if isinstance(executor, ProcessPoolExecutor) or not here and executor is None:
+        _check_sendable(lineup)
+    winners = np.zeros((games, n), bool)
+    books = np.zeros((games, n), np.int16)
+    asks = np.zeros(games, np.int32)
+    n_fast = 0
     bar = _progress_bar(games) if progress else _NoBar()
-    task = (lineup, rules, n, seed)
     start = time.perf_counter()
     try:
-        if executor is not None:
-            parts = _run_on(executor, chunks, task, fast, max_asks, bar)
-        elif workers == 1 or len(chunks) == 1 or (workers is None and not _all_names(lineup)):
-            parts = _run_here(chunks, task, fast, max_asks, bar)
+        if here:
+            parts = ((a, b, play_chunk(lineup, rules, n, seed, a, b, fast, max_asks)) for a, b in chunks)
+            n_fast = _collect(parts, winners, books, asks, bar)
+        elif executor is not None:
+            n_fast = _collect(_run_on(executor, chunks, (lineup, rules, n, seed, fast, max_asks, time_limit), 0),
+                              winners, books, asks, bar)
         else:
-            with ProcessPoolExecutor(max_workers=min(workers or os.cpu_count() or 1, len(chunks))) as pool:
-                parts = _run_on(pool, chunks, task, fast, max_asks, bar)
+            max_workers = min(workers or os.cpu_count() or 1, -(-games // size))
+            with ProcessPoolExecutor(max_workers=max_workers) as pool:
+                task = (lineup, rules, n, seed, fast, max_asks, time_limit)
+                n_fast = _collect(_run_on(pool, chunks, task, max_workers), winners, books, asks, bar)
     finally:
         bar.close()
     seconds = time.perf_counter() - start
 
     offset = np.arange(games) % n
-    n_fast = sum(p["fast"] for p in parts)
     return Results(
         lineup=tuple(map(_label, lineup)), rules=rules, n_players=n, seed=seed,
-        winners=np.concatenate([p["winners"] for p in parts]),
-        books=np.concatenate([p["books"] for p in parts]),
-        asks=np.concatenate([p["asks"] for p in parts]),
+        winners=winners, books=books, asks=asks,
         first=np.zeros(games, np.int8),  # the engine always starts with seat 0
         offset=offset,
         seat_entry=(np.arange(n)[None, :] + offset[:, None]) % n,
@@ -379,16 +521,16 @@ def simulate(lineup: Sequence, rules, games: int, seed: int | None = 0, *, n_pla
     )
 
 
-def _checked(lineup, rules, games, seed, n_players, workers, max_asks):
+def _checked(lineup, rules, games, seed, n_players, workers, max_asks, time_limit):
     """The arguments of :func:`simulate`, checked: a ``ValueError`` naming the field if one is wrong."""
-    from .strategies import get_strategy
-
     rules = _rules(rules)
     lineup = (lineup,) if isinstance(lineup, str) else tuple(lineup)
     n = len(lineup) if n_players is None else n_players
     if not isinstance(n, int) or len(lineup) != n:
         raise ValueError(f"lineup: {len(lineup)} strategies given for n_players={n_players!r}; give one per seat")
     rules.check_players(n)
+    if n > SEATS:
+        raise ValueError(f"n_players: tournaments seat at most {SEATS} players (one strategy seed per seat), not {n}")
     for i, entry in enumerate(lineup):
         try:
             get_strategy(entry)
@@ -396,34 +538,64 @@ def _checked(lineup, rules, games, seed, n_players, workers, max_asks):
             raise ValueError(f"lineup[{i}]: {e}") from None
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
         raise ValueError(f"games must be at least 1, not {games!r}")
-    if workers is not None and (not isinstance(workers, int) or workers < 1):
+    if games > MAX_GAMES:
+        raise ValueError(f"games: at most {MAX_GAMES:,} in one run (every game's result is kept in memory), "
+                         f"not {games:,}; for more, run several seeds and pool the results")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise ValueError(f"workers must be a positive int, not {workers!r}")
-    if not isinstance(max_asks, int) or max_asks < 1:
+    if isinstance(max_asks, bool) or not isinstance(max_asks, int) or max_asks < 1:
         raise ValueError(f"max_asks must be a positive int, not {max_asks!r}")
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                   or not time_limit > 0):
+        raise ValueError(f"time_limit must be a positive number of seconds or None, not {time_limit!r}")
     seed = int(np.random.SeedSequence().entropy % 2**63) if seed is None else _seed(seed)
     return rules, lineup, n, seed
 
 
-def _run_here(chunks, task, fast, max_asks, bar) -> list[dict]:
-    parts = []
-    for a, b in chunks:
-        parts.append(play_chunk(*task, a, b, fast, max_asks))
+def _check_sendable(lineup) -> None:
+    """Every strategy must travel to a worker process by pickling; name the first that cannot."""
+    for i, entry in enumerate(lineup):
+        try:
+            pickle.dumps(entry)
+        except Exception:
+            raise ValueError(
+                f"lineup[{i}]: strategy {_label(entry)!r} cannot be sent to another process (a lambda, or a "
+                "function defined inside another function, cannot be pickled). Define it with def at the top "
+                "level of a module (a .py file you import), or pass workers=1 to play every game in this "
+                "process.") from None
+
+
+def _collect(parts, winners, books, asks, bar) -> int:
+    """Put each chunk's results in place as it arrives; returns how many games the fast path played."""
+    n_fast = 0
+    for a, b, part in parts:
+        winners[a:b], books[a:b], asks[a:b] = part["winners"], part["books"], part["asks"]
+        n_fast += part["fast"]
         bar.update(b - a)
-    return parts
+    return n_fast
 
 
-def _run_on(executor, chunks, task, fast, max_asks, bar) -> list[dict]:
-    futures = {executor.submit(play_chunk, *task, a, b, fast, max_asks): k for k, (a, b) in enumerate(chunks)}
-    parts: list = [None] * len(chunks)
+def _run_on(executor, chunks, task, max_workers: int):
+    """Yield ``(start, stop, result)`` of each chunk as it finishes, keeping only a few chunks
+    submitted at a time (a long run never queues every chunk at once)."""
+    lineup, rules, n, seed, fast, max_asks, time_limit = task
+    window = 2 * (max_workers or os.cpu_count() or 1)
+    chunks = iter(chunks)
+    running = {}
     try:
-        for future in as_completed(futures):
-            k = futures[future]
-            parts[k] = future.result()
-            bar.update(chunks[k][1] - chunks[k][0])
+        while True:
+            for a, b in itertools.islice(chunks, window - len(running)):
+                future = executor.submit(play_chunk, lineup, rules, n, seed, a, b, fast, max_asks, time_limit)
+                running[future] = (a, b)
+            if not running:
+                return
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                a, b = running.pop(future)
+                yield a, b, future.result()
     finally:
-        for future in futures:  # on an error or Ctrl-C, do not leave the rest running
+        for future in running:  # on an error or Ctrl-C, do not leave the rest running
             future.cancel()
-    return parts
 
 
 # --------------------------------------------------------------------------- helpers
@@ -443,8 +615,6 @@ def _seed(seed) -> int:
 
 
 def _label(entry) -> str:
-    from .strategies import strategy_name
-
     return strategy_name(entry)
 
 

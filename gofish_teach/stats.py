@@ -118,13 +118,13 @@ def win_share(results, by: str = "entry", confidence: float = 0.95) -> WinShare:
     pooled, the share of games won by any of them.
 
     >>> from gofish_teach.simulate import simulate
-    >>> win_share(simulate(["random"] * 4, "pond", games=100, seed=0), by="seat")
-    Win share by seat over 100 games (a k-way tie counts 1/k)
+    >>> win_share(simulate(["random"] * 4, "pond", games=10_000, seed=0), by="seat")
+    Win share by seat over 10,000 games (a k-way tie counts 1/k)
     seat  strategy  win share  95% interval
-    0     random        0.295  [0.215, 0.391]
-    1     random        0.272  [0.194, 0.366]
-    2     random        0.227  [0.156, 0.318]
-    3     random        0.207  [0.139, 0.296]
+    0     random        0.261  [0.253, 0.270]
+    1     random        0.251  [0.243, 0.260]
+    2     random        0.249  [0.240, 0.257]
+    3     random        0.239  [0.231, 0.247]
     """
     if by == "strategy":
         names = list(dict.fromkeys(results.lineup))

@@ -16,3 +16,11 @@ def test_the_probability_sections_report_medians_and_the_exact_share():
 def test_the_engine_section_reports_games_per_second():
     lines = bench.bench_engine(quick=True)
     assert len([line for line in lines if re.search(r"\d+ games/s", line)]) == 2
+
+
+def test_the_fast_sections_helper_plays_tournament_games():
+    # bench_fast compiles from scratch in a fresh process (a minute), so only its helper runs
+    # here: the decks and per-seat seeds of a tournament, memory in seat 0 against three random.
+    wins = bench._fast_chunk(0, 400)
+    assert 100 < wins <= 400  # memory wins far more than a quarter of the games
+    assert bench._fast_chunk(0, 400) == wins and bench._fast_chunk(0, 200) + bench._fast_chunk(200, 400) == wins

@@ -52,6 +52,7 @@ def test_defaults_and_seat_table(capsys):
     (["--lineup", " , "], "--lineup is empty"),
     (["--lineup", "memory,,random"], "--lineup: entry 2 of 'memory,,random' is empty"),
     (["--workers", "0"], "workers must be a positive int"),
+    (["--games", str(10**30)], "games: at most 10,000,000 in one run"),
 ])
 def test_bad_input_exits_with_a_message(capsys, args, message):
     with pytest.raises(SystemExit) as exit_:

@@ -1,8 +1,9 @@
-"""The compiled fast path plays exactly the readable engine's games.
+"""The compiled fast path plays exactly the readable engine's games, ask by ask.
 
-For the same deck orders and strategy seeds, ``fast.play_games`` must give the same books per
-seat, asks and winners as ``simulate.play_game_readable`` (``Game`` driven by ``strategies``) in
-every game: thousands of games per preset, 2-6 players, and the variants it supports.
+For the same deck orders and per-seat strategy seeds, ``fast.play_games`` must make the same
+asks (player, target, rank), in the same order, and reach the same books and winners as
+``simulate.play_game_readable`` (``Game`` driven by ``strategies``): at least 15,000 games
+over every preset, 2-6 players, and the variants it supports (see ``PLAN``).
 """
 from __future__ import annotations
 
@@ -10,33 +11,67 @@ import numpy as np
 import pytest
 
 from gofish_teach import Game, Rules, fast
+from gofish_teach.events import Ask, Draw, Give, GoFish
 from gofish_teach.fast import GameTooLong, play_games, supports
-from gofish_teach.simulate import deck_cards, play_game_readable
+from gofish_teach.simulate import SEATS, deck_cards, play_game_readable
 
-PRESETS = ("family", "pond", "bicycle", "classic")
 LINEUPS = (  # by seat; cut to the player count
     ("memory", "random", "random", "random", "random", "random"),
     ("random", "memory", "most_held", "random", "memory", "most_held"),
     ("most_held", "random", "memory", "memory", "random", "random"),
     ("random",) * 6,
+    ("most_held",) * 6,
     ("memory",) * 6,
 )
+
+# (preset, changes, player counts, games per player count and lineup). With teams, partners
+# may end up holding the ranks the others want; the "bots never stall" rule is what lets
+# the deterministic strategies (memory, most_held) finish those games.
+PLAN = [
+    ("family", {}, (2, 3, 4, 5, 6), 64),
+    ("pond", {}, (2, 3, 4, 5, 6), 64),
+    ("bicycle", {}, (2, 3, 4, 5), 72),
+    ("classic", {}, (2, 3, 4, 5, 6), 64),
+    ("pond", dict(bluff=True), (2, 4, 6), 40),
+    ("family", dict(book_size=2), (2, 3, 5), 40),
+    ("bicycle", dict(book_size=2), (4,), 60),
+    ("pond", dict(teams=True), (4, 6), 100),
+    ("family", dict(teams=True), (4, 6), 100),
+    ("classic", dict(teams=True), (4, 6), 50),
+    ("bicycle", dict(teams=True, book_size=2), (4,), 60),
+    ("classic", dict(teams=True, bluff=True), (4,), 50),
+    ("family", dict(n_ranks=4, hand_size=3), (2, 3, 4, 5), 40),
+    ("pond", dict(n_ranks=5, hand_size=2), (2, 3, 6), 40),
+    ("pond", dict(n_ranks=3, hand_size=2, teams=True), (4, 6), 40),
+    ("bicycle", dict(n_ranks=2, hand_size=1), (2, 3), 40),
+    ("classic", dict(hand_size=9), (2, 5), 40),
+]
 
 
 def inputs(rules: Rules, games: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     decks = rng.permuted(np.broadcast_to(np.arange(rules.deck_size, dtype=np.int8), (games, rules.deck_size)), axis=1)
-    return decks, rng.integers(0, 2**64, size=games, dtype=np.uint64)
+    return decks, rng.integers(0, 2**64, size=(games, SEATS), dtype=np.uint64)
 
 
 def assert_agree(lineup, rules, decks, seeds) -> None:
-    out = play_games(lineup, rules, decks, seeds)
+    out = play_games(lineup, rules, decks, seeds, moves=True)
     for g in range(len(decks)):
-        ref = play_game_readable(lineup, rules, decks[g], int(seeds[g]))
-        got = {key: out[key][g] for key in ref}
-        assert (got["books"] == ref["books"]).all() and got["asks"] == ref["asks"] \
-            and (got["winners"] == ref["winners"]).all(), \
-            f"game {g} ({rules.name}, lineup {lineup}, seed {seeds[g]}): fast {got} != readable {ref}"
+        ref = play_game_readable(lineup, rules, decks[g], seeds[g], moves=True)
+        mine, theirs = out["moves"][g], ref["moves"]
+        same = min(len(mine), len(theirs))
+        differ = np.flatnonzero((mine[:same] != theirs[:same]).any(axis=1))
+        first = int(differ[0]) if len(differ) else same
+        assert len(mine) == len(theirs) and not len(differ), (
+            f"game {g} ({rules.name} {rules}, lineup {lineup}, seeds {seeds[g][:len(lineup)]}): ask {first} differs: "
+            f"fast {mine[first:first + 1].tolist()} vs readable {theirs[first:first + 1].tolist()}")
+        assert (out["books"][g] == ref["books"]).all() and out["asks"][g] == ref["asks"] \
+            and (out["winners"][g] == ref["winners"]).all()
+
+
+def test_the_plan_covers_at_least_15000_games():
+    games = sum(len(counts) * len(LINEUPS) * per for _, _, counts, per in PLAN)
+    assert games >= 15_000, games
 
 
 # --------------------------------------------------------------------------- NumPy's generator, compiled
@@ -50,64 +85,62 @@ def test_the_compiled_generator_draws_numpys_doubles():
     assert (fast.random_doubles(seeds, 12) == expected).all()  # bit for bit, not approximately
 
 
-# --------------------------------------------------------------------------- exact agreement
-@pytest.mark.parametrize("preset", PRESETS)
-def test_fast_and_readable_play_the_same_games(preset):
-    rules = Rules.preset(preset)
-    counts = range(2, rules.max_players + 1)
-    per_count = 3000 // len(counts)  # 3000 games per preset
-    for n in counts:
-        for k, lineup in enumerate(LINEUPS):
-            decks, seeds = inputs(rules, per_count // len(LINEUPS), seed=100 * n + k)
-            assert_agree(lineup[:n], rules, decks, seeds)
-
-
-# With teams, partners may end up holding all that is left of the ranks the deterministic
-# choices (memory's fallback, most_held) keep asking for, and such games never end (see
-# test_games_without_end_stall_in_both_engines); those variants use seats that ask at random.
-RANDOMISH = (("memory", "random", "random", "random", "random", "random"), ("random",) * 6)
-VARIANTS = [
-    ("pond", dict(bluff=True), (2, 4, 6), LINEUPS[:3]),
-    ("family", dict(book_size=2), (2, 3, 5), LINEUPS[:3]),
-    ("bicycle", dict(book_size=2), (4,), LINEUPS[:3]),
-    ("classic", dict(teams=True), (4, 6), LINEUPS[:3]),
-    ("classic", dict(teams=True, bluff=True), (4,), LINEUPS[:3]),
-    ("pond", dict(teams=True), (4, 6), RANDOMISH),
-    ("bicycle", dict(teams=True, book_size=2), (4,), RANDOMISH),
-    ("family", dict(teams=True), (4, 6), RANDOMISH),
-    ("family", dict(n_ranks=4, hand_size=3), (2, 3, 4, 5), LINEUPS[:3]),
-    ("pond", dict(n_ranks=5, hand_size=2), (2, 3, 6), LINEUPS[:3]),
-    ("bicycle", dict(n_ranks=2, hand_size=1), (2, 3), LINEUPS[:3]),
-    ("classic", dict(hand_size=9), (2, 5), LINEUPS[:3]),
-]
-
-
-@pytest.mark.parametrize("preset, changes, counts, lineups", VARIANTS)
-def test_the_variants_it_supports_agree_too(preset, changes, counts, lineups):
+# --------------------------------------------------------------------------- exact agreement, ask by ask
+@pytest.mark.parametrize("preset, changes, counts, per", PLAN,
+                         ids=[f"{p}-{'-'.join(f'{k}={v}' for k, v in c.items()) or 'as-is'}" for p, c, *_ in PLAN])
+def test_fast_and_readable_make_the_same_asks(preset, changes, counts, per):
     rules = Rules.preset(preset).replace(**changes)
     for n in counts:
-        for k, lineup in enumerate(lineups):
-            decks, seeds = inputs(rules, 40, seed=10 * n + k)
+        for k, lineup in enumerate(LINEUPS):
+            decks, seeds = inputs(rules, per, seed=100 * n + k)
             assert_agree(lineup[:n], rules, decks, seeds)
 
 
-def test_games_without_end_stall_in_both_engines():
-    # Partners hold the rest of the ranks everyone keeps asking for: both engines must stop
-    # these games at max_asks, and play the others to the same end.
-    rules, lineup = Rules.preset("pond").replace(teams=True), ("random", "memory", "most_held", "random")
-    decks, seeds = inputs(rules, 24, seed=5)
-    stalled = 0
-    for g in range(len(decks)):
-        try:
-            out = play_games(lineup, rules, decks[g:g + 1], seeds[g:g + 1], max_asks=300)
-        except GameTooLong:
-            stalled += 1
-            with pytest.raises(GameTooLong):
-                play_game_readable(lineup, rules, decks[g], int(seeds[g]), max_asks=300)
-        else:
-            ref = play_game_readable(lineup, rules, decks[g], int(seeds[g]))
-            assert (out["books"][0] == ref["books"]).all() and out["asks"][0] == ref["asks"]
-    assert 0 < stalled < len(decks)
+def follow_dead_asks(dead: set, events) -> None:
+    """Update ``dead``, the (seat, rank) asks the public record proves must fail, with new
+    ``events``: straight from the rule's wording."""
+    for event in events:
+        if isinstance(event, GoFish):
+            dead.add((event.player, event.rank))
+        elif isinstance(event, Draw):
+            dead -= {(q, r) for q, r in dead if q == event.player}
+        elif isinstance(event, Give):
+            dead.discard((event.to, event.rank))
+
+
+@pytest.mark.parametrize("preset", ["pond", "family"])
+def test_the_fast_path_makes_a_dead_ask_only_when_every_ask_is_dead(preset):
+    # Replay the fast path's asks on a Game and check each against the rule itself.
+    rules = Rules.preset(preset).replace(teams=True)
+    asks = dead_ones = 0
+    for lineup in LINEUPS[:3] + LINEUPS[4:]:
+        decks, seeds = inputs(rules, 30, seed=7)
+        out = play_games(lineup[:4], rules, decks, seeds, moves=True)
+        for g in range(len(decks)):
+            game, dead, seen = Game(rules, 4, deck=deck_cards(rules, decks[g])), set(), 0
+            for p, target, r in out["moves"][g]:
+                events = game.events
+                follow_dead_asks(dead, events[seen:])
+                seen = len(events)
+                assert game.current_player == p
+                if (target, rules.ranks[r]) in dead:
+                    sizes, held = game.hand_sizes, {card.rank for card in game.hand(p)}
+                    assert all(sizes[q] == 0 or (q, rank) in dead for q in game.view(p).opponents for rank in held)
+                    dead_ones += 1
+                game.ask(int(target), rules.ranks[r])
+                asks += 1
+            assert game.is_over
+    assert dead_ones < asks / 20  # rare: only when nothing else is left
+
+
+def test_teams_games_that_stalled_now_end():
+    # These lineups kept asking opponents for ranks only a partner held, for ever (before
+    # the "bots never stall" rule); now every game ends, well within the cap.
+    rules = Rules.preset("pond").replace(teams=True)
+    decks, seeds = inputs(rules, 2000, seed=5)
+    for lineup in (("random", "memory", "most_held", "random"), ("most_held",) * 4, ("memory",) * 4):
+        out = play_games(lineup, rules, decks, seeds, max_asks=1000)
+        assert out["asks"].max() < 300
 
 
 def test_a_game_that_reaches_max_asks_stops_in_both_engines():
@@ -115,25 +148,57 @@ def test_a_game_that_reaches_max_asks_stops_in_both_engines():
     decks, seeds = inputs(rules, 5, seed=5)
     asks = play_games(lineup, rules, decks, seeds)["asks"]
     cap = int(asks[3])  # game 3 needs exactly this many asks; game 4 may need fewer
-    with pytest.raises(GameTooLong, match=rf"^decks\[\d\]: the game passed max_asks={cap - 1} asks without ending"):
+    with pytest.raises(GameTooLong, match=rf"^decks\[\d\] passed max_asks={cap - 1} asks without ending: cards were "
+                                          "still changing hands") as info:
         play_games(lineup, rules, decks, seeds, max_asks=cap - 1)
+    assert "Lineup as given: memory, random, most_held. Rules: pond." in str(info.value)
     assert (play_games(lineup, rules, decks[3:4], seeds[3:4], max_asks=cap)["asks"] == cap).all()
-    with pytest.raises(GameTooLong):
-        play_game_readable(lineup, rules, decks[3], int(seeds[3]), max_asks=cap - 1)
-    assert play_game_readable(lineup, rules, decks[3], int(seeds[3]), max_asks=cap)["asks"] == cap
+    with pytest.raises(GameTooLong, match=f"^the game passed max_asks={cap - 1} asks"):
+        play_game_readable(lineup, rules, decks[3], seeds[3], max_asks=cap - 1)
+    assert play_game_readable(lineup, rules, decks[3], seeds[3], max_asks=cap)["asks"] == cap
+
+
+# --------------------------------------------------------------------------- one generator per seat
+def test_each_seat_draws_from_its_own_seed_only():
+    rules, lineup = Rules.preset("pond"), ("random", "random", "random")
+    decks, seeds = inputs(rules, 200, seed=6)
+    base = play_games(lineup, rules, decks, seeds, moves=True)
+    other = seeds.copy()
+    other[:, 3:] = 12345  # columns past the player count are never read
+    assert all((a == b).all() for a, b in zip(base["moves"], play_games(lineup, rules, decks, other, moves=True)["moves"]))
+    swapped = seeds[:, [1, 0, 2, 3, 4, 5]]
+    moved = play_games(lineup, rules, decks, swapped, moves=True)["moves"]
+    # Seat 0's first ask is drawn from seats[0] alone: swapping seeds changes it somewhere.
+    assert any((a[0] != b[0]).any() for a, b in zip(base["moves"], moved))
+    for g in range(5):  # and the readable engine agrees with the swapped seeds too
+        ref = play_game_readable(lineup, rules, decks[g], swapped[g], moves=True)
+        assert (ref["moves"] == moved[g]).all()
 
 
 # --------------------------------------------------------------------------- batches
 def test_results_do_not_depend_on_batching_or_dtypes():
     rules, lineup = Rules.preset("bicycle"), ("memory", "random", "most_held")
     decks, seeds = inputs(rules, 300, seed=1)
+    seeds >>= np.uint64(1)  # below 2**63, so that they fit int64 too
     whole = play_games(lineup, rules, decks, seeds)
     parts = [play_games(lineup, rules, decks[a:b], seeds[a:b]) for a, b in [(0, 1), (1, 170), (170, 300)]]
-    again = play_games(lineup, rules, decks.astype(np.int64), seeds)
+    again = play_games(lineup, rules, decks.astype(np.int64), seeds.astype(np.int64))
     for key in whole:
         assert (np.concatenate([p[key] for p in parts]) == whole[key]).all()
         assert (again[key] == whole[key]).all()
     assert whole["books"].dtype.kind == "i" and whole["asks"].shape == (300,) and whole["winners"].dtype == bool
+
+
+def test_asks_are_recorded_however_long_the_games(monkeypatch):
+    # The record of asks starts with room for MOVES_ROOM asks a game and the batch is played
+    # again when that is short: the result is the same.
+    rules = Rules.preset("pond")
+    decks, seeds = inputs(rules, 50, seed=3)
+    roomy = play_games(("random", "memory", "random"), rules, decks, seeds, moves=True)
+    monkeypatch.setattr(fast, "MOVES_ROOM", 2)
+    tight = play_games(("random", "memory", "random"), rules, decks, seeds, moves=True)
+    assert [len(m) for m in tight["moves"]] == roomy["asks"].tolist()
+    assert all((a == b).all() for a, b in zip(roomy["moves"], tight["moves"]))
 
 
 def test_results_are_consistent():
@@ -148,9 +213,9 @@ def test_results_are_consistent():
 def test_small_integer_seeds_work_like_default_rng():
     rules = Rules.preset("classic")
     decks, _ = inputs(rules, 20, seed=3)
-    seeds = np.arange(20)
+    seeds = np.arange(40).reshape(20, 2)
     out = play_games(("random", "memory"), rules, decks, seeds)
-    ref = play_game_readable(("random", "memory"), rules, decks[7], 7)
+    ref = play_game_readable(("random", "memory"), rules, decks[7], [14, 15])
     assert (out["books"][7] == ref["books"]).all() and out["asks"][7] == ref["asks"]
 
 
@@ -196,7 +261,13 @@ def test_bad_decks_and_seeds_are_named():
     broken[2, 5] = 52
     with pytest.raises(ValueError, match="decks: card codes must be 0..51"):
         play_games(lineup, rules, broken, seeds)
-    with pytest.raises(ValueError, match="seeds: expected 3 integer seeds"):
+    with pytest.raises(ValueError, match=r"seeds: expected \(3, n\) integer seeds, one per seat"):
         play_games(lineup, rules, decks, seeds[:2])
+    with pytest.raises(ValueError, match=r"seeds: expected \(3, n\)"):
+        play_games(lineup, rules, decks, seeds[:, 0])  # the old form, one seed a game
+    with pytest.raises(ValueError, match="seeds: 1 per game, but 2 seats each need their own"):
+        play_games(lineup, rules, decks, seeds[:, :1])
     with pytest.raises(ValueError, match="seeds: must be non-negative"):
-        play_games(lineup, rules, decks, np.array([1, -1, 2]))
+        play_games(lineup, rules, decks, np.array([[1, 2], [-1, 2], [2, 3]]))
+    with pytest.raises(ValueError, match="max_asks must be a positive int"):
+        play_games(lineup, rules, decks, seeds, max_asks=0)

@@ -1,6 +1,10 @@
 """Tournaments: seat rotation, common decks, reproducibility on any executor, bad input."""
+import os
+import re
 import subprocess
 import sys
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import numpy as np
@@ -9,7 +13,8 @@ import pytest
 import gofish_teach.fast as fast
 import gofish_teach.simulate as simulate_module
 from gofish_teach import Game, IllegalMove, Rules
-from gofish_teach.simulate import BLOCK, GameTooLong, game_inputs, play_game_readable, simulate
+from gofish_teach.simulate import (BLOCK, MAX_GAMES, SEATS, DecisionTimeout, GameTooLong, game_inputs,
+                                   play_game_readable, simulate)
 from gofish_teach.strategies import play_out
 
 FIELDS = ("winners", "books", "asks", "first", "offset", "seat_entry")
@@ -24,6 +29,28 @@ def learner(view, rng):
     return view.opponents[-1], list(view.counts)[-1]
 
 
+def stubborn(view, rng):
+    """Always the first opponent, for the lowest rank held: with three players and the ocean
+    empty, it can keep asking for a rank only the third player holds, for ever."""
+    return view.opponents[0], list(view.counts)[0]
+
+
+def stuck(view, rng):
+    """A strategy that never returns."""
+    while True:
+        pass
+
+
+def impatient(view, rng):
+    """Catches every Exception, as careless code does: the time limit must still stop it."""
+    while True:
+        try:
+            while True:
+                pass
+        except Exception:
+            pass
+
+
 # --------------------------------------------------------------------------- inputs
 def test_game_inputs_depend_only_on_seed_and_game_index():
     decks, seeds = game_inputs(5, "pond", 2 * BLOCK + 10)
@@ -31,7 +58,8 @@ def test_game_inputs_depend_only_on_seed_and_game_index():
     some_decks, some_seeds = game_inputs(5, Rules.preset("pond"), picked)
     assert np.array_equal(some_decks, decks[picked]) and np.array_equal(some_seeds, seeds[picked])
     assert (np.sort(decks, axis=1) == np.arange(52)).all()  # every row is a whole deck
-    assert len({d.tobytes() for d in decks}) == len(decks) and len(set(seeds.tolist())) == len(seeds)
+    assert seeds.shape == (len(decks), SEATS) and len(np.unique(seeds)) == seeds.size  # one seed per seat
+    assert len({d.tobytes() for d in decks}) == len(decks)
     other_decks, other_seeds = game_inputs(6, "pond", 10)
     assert not np.array_equal(other_decks, decks[:10]) and not np.array_equal(other_seeds, seeds[:10])
 
@@ -108,8 +136,8 @@ def test_results_by_entry_are_the_results_by_seat_reordered():
 
 # --------------------------------------------------------------------------- reproducibility
 @pytest.mark.parametrize("lineup, games", [
-    (["memory", "random", "random", "random"], 4500),  # the fast path, chunks of 2000
-    ([learner, "random", "memory"], 250),               # the readable engine, chunks of 100
+    (["memory", "random", "random", "random"], 12000),  # the fast path, chunks of 5000
+    ([learner, "random", "memory"], 250),                # the readable engine, chunks of 100
 ], ids=["fast", "readable"])
 def test_same_seed_same_results_on_any_executor(lineup, games):
     one = simulate(lineup, "pond", games, seed=12, workers=1)
@@ -162,8 +190,22 @@ def test_no_seed_picks_one_and_keeps_it():
 
 # --------------------------------------------------------------------------- safety and bad input
 def test_a_game_that_will_not_end_stops_with_a_clear_error():
-    with pytest.raises(GameTooLong, match=r"game 0 passed max_asks=5 asks"):
+    with pytest.raises(GameTooLong, match=r"^game 0 of the tournament passed max_asks=5 asks without ending: "
+                                          "cards were still changing hands, so if games really are this long, "
+                                          r"raise max_asks\. Lineup as given: random, random\. Rules: pond\.$"):
         simulate(["random", "random"], "pond", 3, seed=0, max_asks=5, fast=False)
+
+
+def test_a_game_going_round_in_circles_says_a_higher_cap_would_not_help():
+    # Game 1 rotates the lineup, so the message gives the lineup as given and by seat.
+    with pytest.raises(GameTooLong) as info:
+        simulate([stubborn, "random", stubborn], "pond", 30, seed=1, max_asks=400, workers=1)
+    text = str(info.value)
+    assert re.match(r"game \d+ of the tournament passed max_asks=400 asks without ending: no card has changed hands "
+                    r"in its last \d+ asks \(the ocean is empty and every ask failed\), so a strategy keeps asking "
+                    "for cards it cannot get, and a higher max_asks would not help. "
+                    "Lineup as given: stubborn, random, stubborn.", text), text
+    assert "raise max_asks" not in text and "teams" not in text
 
 
 def test_an_illegal_ask_names_the_strategy_and_the_game():
@@ -185,6 +227,11 @@ def test_an_illegal_ask_names_the_strategy_and_the_game():
     (dict(rules="poker"), "rules: unknown preset 'poker'"),
     (dict(workers=0), "workers must be a positive int"),
     (dict(max_asks=0), "max_asks must be a positive int"),
+    (dict(games=10**30), "games: at most 10,000,000 in one run"),
+    (dict(time_limit=0), "time_limit must be a positive number of seconds or None"),
+    (dict(time_limit="1"), "time_limit must be"),
+    (dict(lineup=["random"] * 8, rules=Rules.preset("pond").replace(max_players=8)),
+     "n_players: tournaments seat at most 6 players"),
 ])
 def test_bad_input_is_a_value_error_naming_the_field(kwargs, field):
     args = dict(lineup=["memory", "random"], rules="pond", games=5, seed=0) | kwargs
@@ -200,11 +247,100 @@ def test_no_progress_bar_unless_asked(capsys):
 
 
 def test_the_ask_cap_reaches_the_fast_path_and_raises_the_one_error_class():
-    # Partners can end up holding the ranks most_held keeps asking opponents for; the game
-    # then never ends, and the compiled engine must stop at the same cap as the readable one.
     from gofish_teach import strategies
 
     assert GameTooLong is fast.GameTooLong is strategies.GameTooLong
     teams = Rules.preset("pond").replace(teams=True)
-    with pytest.raises(GameTooLong, match="max_asks=300"):
-        simulate(["most_held"] * 4, teams, 40, seed=0, workers=1, max_asks=300)
+    lineup = ["most_held", "memory", "random", "random"]
+    with pytest.raises(GameTooLong) as info:
+        simulate(lineup, teams, 40, seed=0, workers=1, max_asks=20)
+    assert str(info.value).startswith("game 0 of the tournament passed max_asks=20 asks without ending: cards were "
+                                      "still changing hands")
+    assert str(info.value).endswith("Lineup as given: most_held, memory, random, random. Rules: pond with teams "
+                                    "(partners may not ask each other, so a rank only a partner holds cannot be won).")
+    # The fast path names the tournament's game too, and the lineup by seat when rotated.
+    asks = simulate(lineup, teams, 40, seed=0, workers=1).asks
+    g = int(np.argmax(asks))
+    with pytest.raises(GameTooLong, match=rf"^game {g} of the tournament passed max_asks={asks[g] - 1} asks") as info:
+        simulate(lineup, teams, 40, seed=0, workers=1, max_asks=int(asks[g]) - 1)
+    if g % 4:
+        assert "By seat in this game: " in str(info.value)
+
+
+def test_built_in_lineups_never_stall_under_teams():
+    # The "bots never stall" rule: deterministic lineups that used to ask opponents for
+    # ranks only a partner held now finish every game, in both engines alike.
+    for preset in ("pond", "family"):
+        teams = Rules.preset(preset).replace(teams=True)
+        for lineup in (["most_held"] * 4, ["memory", "most_held"] * 3, ["memory"] * 4):
+            res = simulate(lineup, teams, 2000, seed=3, workers=1, max_asks=500)
+            assert res.engine == "fast" and res.asks.max() < 500
+        slow = simulate(["memory", "most_held"] * 2, teams, 40, seed=3, workers=1, fast=False)
+        assert same_results(slow, simulate(["memory", "most_held"] * 2, teams, 40, seed=3, workers=1))
+
+
+# --------------------------------------------------------------------------- hardening
+def test_a_huge_number_of_games_is_refused_at_once():
+    with pytest.raises(ValueError, match=f"games: at most {MAX_GAMES:,} in one run"):
+        simulate(["random", "random"], "pond", 10**30, seed=0)
+    with pytest.raises(ValueError, match="games: at most"):
+        simulate(["random", "random"], "pond", MAX_GAMES + 1, seed=0)
+
+
+def test_chunks_are_submitted_a_few_at_a_time(monkeypatch):
+    # A long run neither makes every chunk first nor queues them all on the executor.
+    in_flight, most = [0], [0]
+    lock = threading.Lock()
+
+    def fake_chunk(lineup, rules, n, seed, start, stop, *rest):
+        with lock:
+            in_flight[0] += 1
+            most[0] = max(most[0], in_flight[0])
+        time.sleep(0.001)
+        with lock:
+            in_flight[0] -= 1
+        return {"books": np.zeros((stop - start, n), np.int16), "asks": np.ones(stop - start, np.int32),
+                "winners": np.ones((stop - start, n), bool), "fast": stop - start}
+
+    submitted = []
+
+    class CountingPool(ThreadPoolExecutor):
+        def submit(self, fn, *args, **kwargs):
+            submitted.append(len(submitted) - sum(f.done() for f in futures))
+            future = super().submit(fn, *args, **kwargs)
+            futures.append(future)
+            return future
+
+    futures = []
+    monkeypatch.setattr(simulate_module, "play_chunk", fake_chunk)
+    with CountingPool(2) as pool:
+        res = simulate(["random", "random"], "pond", 1_000_000, seed=0, executor=pool)
+    assert res.games == 1_000_000 and res.asks.sum() == 1_000_000 and len(submitted) == 200
+    assert max(submitted) <= 2 * (os.cpu_count() or 1)
+
+
+def test_a_strategy_that_never_returns_is_stopped_in_a_worker_process():
+    with ProcessPoolExecutor(1) as pool:
+        with pytest.raises(DecisionTimeout, match=r"strategy 'stuck' \(seat 0\) took more than time_limit=0\.5 s over "
+                                                  r"one decision, in game 0 of the tournament \(lineup as given: "
+                                                  r"stuck, random\)"):
+            simulate([stuck, "random"], "pond", 2, seed=0, executor=pool, time_limit=0.5)
+    with pytest.raises(DecisionTimeout, match=r"strategy 'impatient' \(seat 1\)"):
+        simulate(["random", impatient], "pond", 300, seed=0, workers=2, time_limit=0.5)
+
+
+def test_a_lambda_cannot_go_to_a_process_pool_and_the_message_says_what_to_do():
+    fix = "Define it with def at the top level of a module .* or pass workers=1"
+    with pytest.raises(ValueError, match=rf"lineup\[1\]: strategy '<lambda>' cannot be sent to another process.*{fix}"):
+        simulate(["random", lambda view, rng: (view.opponents[0], list(view.counts)[0])], "pond", 300, workers=2)
+
+    def nested(view, rng):
+        return view.opponents[0], list(view.counts)[0]
+
+    with ProcessPoolExecutor(1) as pool:
+        with pytest.raises(ValueError, match=rf"lineup\[0\]: strategy 'nested' cannot be sent.*{fix}"):
+            simulate([nested, "random"], "pond", 2, executor=pool)
+    # In this process, or on threads, nothing needs sending.
+    assert simulate([nested, "random"], "pond", 2, workers=1).games == 2
+    with ThreadPoolExecutor(2) as threads:
+        assert simulate([nested, "random"], "pond", 250, executor=threads).games == 250
