@@ -127,6 +127,21 @@ def test_small_deck_and_pairs():
     ({"hand": "7", "hand_sizes": {1: 5}, "at_most": {1: {"Q": -1}}}, "at_most[1]"),
     ({"hand": "7", "hand_sizes": {1: 5}, "at_most": {2: {"Q": 1}}}, "at_most"),
     ({"hand": "7", "hand_sizes": {1: 5}, "known": {1: ["Q", "Q"]}, "at_most": {1: {"Q": 1}}}, "at_most[1]"),
+    ({"hand": "A A A A A", "hand_sizes": {1: 3}}, "hand: five Aces, but a rank has only four cards"),
+    ({"hand": "A A A A A", "hand_sizes": {1: 3}, "books_laid": False}, "hand: five Aces"),
+    ({"hand": "7", "hand_sizes": {1: 5}, "known": {1: "Q Q Q Q Q"}}, "known[1]: five Queens"),
+    ({"hand": 7, "hand_sizes": {1: 5}}, "hand"),
+    ({"hand": "7", "hand_sizes": {1: 5}, "me": -1}, "me"),
+    ({"hand": "7", "hand_sizes": {1: 5}, "me": True}, "me"),
+    ({"hand": "7", "hand_sizes": {1: 5}, "me": "0"}, "me"),
+    ({"hand": "7", "hand_sizes": [3, 4], "me": -1}, "me"),
+    ({"hand": "7", "hand_sizes": {-1: 5}}, "hand_sizes"),
+    ({"hand": "7", "hand_sizes": {1.0: 5}}, "hand_sizes"),
+    ({"hand": "7", "hand_sizes": 5}, "hand_sizes"),
+    ({"hand": "7", "hand_sizes": {1: 5}, "known": {True: ["Q"]}}, "known"),
+    ({"hand": "7", "hand_sizes": {1: 5}, "lacks": {-1: ["Q"]}}, "lacks"),
+    ({"hand": "7", "hand_sizes": {1: 5}, "books": {"x": ["Q"]}}, "books"),
+    ({"hand": "7", "hand_sizes": {1: 5}, "books": {4: ["Q"]}}, "books"),
 ])
 def test_bad_facts_name_the_field(kwargs, field):
     with pytest.raises(ValueError, match=r"^" + field.replace("[", r"\[").replace("]", r"\]")):

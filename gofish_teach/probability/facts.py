@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 from math import comb, lgamma, log
+from numbers import Integral
 
 from ..cards import SUITS, Card, name, normalize_rank, plural, ranks_for
 from ..events import Ask, Book, Deal, Draw, GoFish, Give
@@ -37,12 +38,34 @@ from .hands import Hand
 from .modular import primes_for_bits
 
 _DECK = len(SUITS)
+_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
 
 
-def _ranks_of(cards, field: str, ranks) -> Counter:
-    """Rank labels from ``"7 7 Qh"``, ``["7", Card("Q", "♥")]`` and the like, counted."""
+def _count_words(n: int) -> str:
+    return _WORDS[n] if n < len(_WORDS) else str(n)
+
+
+def _whole(value) -> bool:
+    """A whole number (numpy integers too), not ``True``/``False``."""
+    return isinstance(value, Integral) and not isinstance(value, bool)
+
+
+def _seat(value, field: str) -> int:
+    """A seat number as a plain int, or a ValueError naming ``field``."""
+    if not _whole(value) or value < 0:
+        raise ValueError(f"{field}: seats are whole numbers 0, 1, 2, ..., not {value!r}")
+    return int(value)
+
+
+def _ranks_of(cards, field: str, ranks, most: int | None = None) -> Counter:
+    """Rank labels from ``"7 7 Qh"``, ``["7", Card("Q", "♥")]`` and the like, counted.
+
+    ``most``: no rank may be listed more often (the cards of a rank, for cards in hands).
+    """
     if isinstance(cards, str):
         cards = cards.replace(",", " ").split()
+    elif isinstance(cards, (Card, dict)) or not hasattr(cards, "__iter__"):
+        raise ValueError(f"{field}: give ranks or cards, e.g. \"7 7 Q\" or [\"7\", \"Q\"], not {cards!r}")
     out = Counter()
     for item in cards:
         if isinstance(item, Card):
@@ -59,6 +82,10 @@ def _ranks_of(cards, field: str, ranks) -> Counter:
         if label not in ranks:
             raise ValueError(f"{field}: rank {label!r} is not in this deck: ranks are {', '.join(ranks)}")
         out[label] += 1
+    for label, c in out.items():
+        if most is not None and c > most:
+            raise ValueError(f"{field}: {_count_words(c)} {plural(label)}, but a rank has only "
+                             f"{_count_words(most)} cards")
     return out
 
 
@@ -86,18 +113,24 @@ class Facts(Belief):
         if book_size not in (2, 4):
             raise ValueError(f"book_size must be 4 or 2, not {book_size!r}")
         ranks = ranks_for(n_ranks)
+        me = _seat(me, "me")
         cap = book_size - 1 if books_laid else _DECK
-        mine = _ranks_of(hand, "hand", ranks)
+        mine = _ranks_of(hand, "hand", ranks, most=_DECK)
         for r, c in mine.items():
             if c > cap:
-                raise ValueError(f"hand: it holds {('two', 'three', 'four')[c - 2]} {plural(r)}, a whole book, "
+                raise ValueError(f"hand: it holds {_count_words(c)} {plural(r)}, a whole book, "
                                  "which is laid down at once (list it in books)")
-        booked = _ranks_of(books if not isinstance(books, dict) else [r for rs in books.values() for r in rs],
-                           "books", ranks)
         sizes = self._sizes(hand_sizes, me)
-        known_by = {q: _ranks_of(cards, f"known[{q}]", ranks) for q, cards in (known or {}).items()}
-        lacks_by = {q: set(_ranks_of(rs, f"lacks[{q}]", ranks)) for q, rs in (lacks or {}).items()}
-        most_by = {q: self._bounds(bounds, q, ranks) for q, bounds in (at_most or {}).items()}
+        if isinstance(books, dict):
+            for q in books:
+                if _seat(q, "books") != me and q not in sizes:
+                    raise ValueError(f"books: seat {q!r} is neither yours (me={me}) nor in hand_sizes")
+            books = [r for q, rs in books.items() for r in _ranks_of(rs, f"books[{q}]", ranks).elements()]
+        booked = _ranks_of(books, "books", ranks)
+        known_by = {_seat(q, "known"): _ranks_of(cards, f"known[{q}]", ranks, most=_DECK)
+                    for q, cards in (known or {}).items()}
+        lacks_by = {_seat(q, "lacks"): set(_ranks_of(rs, f"lacks[{q}]", ranks)) for q, rs in (lacks or {}).items()}
+        most_by = {_seat(q, "at_most"): self._bounds(bounds, q, ranks) for q, bounds in (at_most or {}).items()}
         for field, by in (("known", known_by), ("lacks", lacks_by), ("at_most", most_by)):
             for q in by:
                 if q not in sizes:
@@ -241,24 +274,27 @@ class Facts(Belief):
         out = {}
         for rank, n in bounds.items():
             (label,) = _ranks_of([rank], f"at_most[{q}]", ranks)
-            if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            if not _whole(n) or n < 0:
                 raise ValueError(f"at_most[{q}]: {label!r} needs a whole number of cards, not {n!r}")
-            out[label] = n
+            out[label] = int(n)
         return out
 
     @staticmethod
     def _sizes(hand_sizes, me) -> dict:
         if isinstance(hand_sizes, dict):
-            sizes = dict(hand_sizes)
+            given = hand_sizes.items()
+        elif isinstance(hand_sizes, (list, tuple)):
+            given = [(q, n) for q, n in enumerate(hand_sizes) if q != me]
         else:
-            sizes = {q: n for q, n in enumerate(hand_sizes) if q != me}
-        if me in sizes:
-            raise ValueError(f"hand_sizes: seat {me} is yours (me={me}); give the other seats' sizes")
-        for q, n in sizes.items():
-            if isinstance(q, bool) or not isinstance(q, int) or q < 0:
-                raise ValueError(f"hand_sizes: seats are numbers 0, 1, ..., not {q!r}")
-            if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise ValueError(f"hand_sizes: give {{seat: cards}} for the other seats, e.g. {{1: 5}}, not {hand_sizes!r}")
+        sizes = {}
+        for q, n in given:
+            q = _seat(q, "hand_sizes")
+            if q == me:
+                raise ValueError(f"hand_sizes: seat {me} is yours (me={me}); give the other seats' sizes")
+            if not _whole(n) or n < 0:
                 raise ValueError(f"hand_sizes: seat {q} must hold a whole number of cards, not {n!r}")
+            sizes[q] = int(n)
         if not sizes:
             raise ValueError("hand_sizes: name at least one other seat and its number of cards")
         return sizes
