@@ -45,9 +45,10 @@ def test_sequential_sampling_agrees_with_exact(preset, n_players, seed):
         assert_agrees(post, estimate(view, samples=100_000, seed=seed), view)
 
 
-@pytest.mark.parametrize("preset, n_players, seed", [("pond", 4, 2), ("pond", 4, 4), ("bicycle", 3, 3)])
+@pytest.mark.parametrize("preset, n_players, seed", [("pond", 4, 2), ("pond", 4, 4), ("bicycle", 3, 3), ("family", 2, 5)])
 def test_gibbs_over_hands_agrees_with_exact(preset, n_players, seed):
-    """Several hidden hands joined through the ocean, against a sampler that never joins them exactly."""
+    """Several hidden hands joined through the ocean, against a sampler that never joins them exactly.
+    (With one hidden hand, two players, there is no trade between hands to make.)"""
     checked = 0
     for view in positions(preset, n_players, seed, every=9, until=40):
         try:
@@ -56,6 +57,15 @@ def test_gibbs_over_hands_agrees_with_exact(preset, n_players, seed):
             continue  # beyond the exact limits: nothing to compare with
         checked += assert_agrees(post, sample_hands(view, read(view), samples=8000, seed=1), view)
     assert checked
+
+
+@pytest.mark.parametrize("samples", [0, -1, 2.5, True, "4000"])
+def test_samples_must_be_a_positive_whole_number(samples):
+    view = next(positions("pond", 3, 1, every=1, until=0))
+    for call in (lambda: posterior(view, samples=samples), lambda: estimate(view, samples=samples),
+                 lambda: sample_hands(view, read(view), samples=samples)):
+        with pytest.raises(ValueError, match="^samples must be a whole number, at least 1"):
+            call()
 
 
 def test_a_position_too_big_for_the_limits_is_a_flagged_estimate(monkeypatch):

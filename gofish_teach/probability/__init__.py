@@ -33,6 +33,7 @@ from .answers import OCEAN, Belief, Table, from_counts
 from .exact import TooBig, world_counts
 from .facts import Facts
 from .history import NotExact, read
+from .montecarlo import sample_hands, whole
 
 __all__ = ["posterior", "Facts", "Belief", "Table", "OCEAN", "NotExact", "Fraction"]
 
@@ -43,10 +44,12 @@ def posterior(view, *, fallback: bool = True, samples: int = 4_000, seed: int = 
     Exact (fractions) whenever the computation fits :data:`.exact.LIMITS` (the teams endgame
     included, where play going on says some ask can still succeed); otherwise a Monte Carlo
     estimate with ``exact == False`` and standard errors (``belief.stderr(...)``), from
-    ``samples`` samples (seeded by ``seed``). With ``fallback=False`` such views raise
+    ``samples`` samples (seeded by ``seed``; whole numbers, at least 1 and 0, checked even
+    when the answer turns out exact). With ``fallback=False`` such views raise
     :class:`NotExact` instead. ``specific_card`` rules raise ``ValueError``: a "Go Fish!"
     there is about one card, and these probabilities are about ranks.
     """
+    samples, seed = whole(samples, "samples"), whole(seed, "seed", least=0)
     if view.rules.specific_card:
         raise ValueError("rules: specific_card asks are about single cards; these probabilities are about ranks")
     story = read(view)
@@ -55,8 +58,6 @@ def posterior(view, *, fallback: bool = True, samples: int = 4_000, seed: int = 
     except TooBig as why:
         if not fallback:
             raise NotExact(str(why)) from None
-        from .montecarlo import sample_hands
-
         return sample_hands(view, story, samples=samples, seed=seed, reason=str(why))
     known = {view.player: view.counts}
     return from_counts(counts, view.ranks, story.seats, story.unseen, story.ocean, known)

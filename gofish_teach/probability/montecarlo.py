@@ -30,6 +30,7 @@ True
 from __future__ import annotations
 
 from math import comb, lgamma
+from numbers import Integral
 
 import numpy as np
 
@@ -42,8 +43,25 @@ _DECK = len(SUITS)
 RUNS = 25  # independent runs an estimate averages; their spread gives its standard error
 
 
+def whole(value, field: str, least: int = 1) -> int:
+    """``value`` as a plain int if it is a whole number (numpy integers too) of at least
+    ``least``; otherwise a ValueError naming ``field``.
+
+    >>> whole(4000, "samples"), whole(0, "seed", least=0)
+    (4000, 0)
+    >>> whole(2.5, "samples")
+    Traceback (most recent call last):
+    ...
+    ValueError: samples must be a whole number, at least 1, not 2.5
+    """
+    if not isinstance(value, Integral) or isinstance(value, bool) or value < least:
+        raise ValueError(f"{field} must be a whole number, at least {least}, not {value!r}")
+    return int(value)
+
+
 def estimate(view, samples: int = 20_000, seed: int = 0, reason: str = "") -> Belief:
     """A Monte Carlo :class:`Belief` from ``samples`` sampled worlds, in :data:`RUNS` independent runs."""
+    samples, seed = whole(samples, "samples"), whole(seed, "seed", least=0)
     rng = np.random.default_rng(seed)
     for per_run in (max(samples // RUNS, 50), 4 * max(samples // RUNS, 50)):  # a second try, larger
         runs = [r for r in (_run(view, per_run, rng) for _ in range(RUNS)) if r is not None]
@@ -403,6 +421,8 @@ def sample_hands(view, story, samples: int = 20_000, seed: int = 0, reason: str 
     """
     from .exact import hand_cases
 
+    samples, seed = whole(samples, "samples"), whole(seed, "seed", least=0)
+    chains, burn = whole(chains, "chains", least=RUNS), whole(burn, "burn", least=0)  # a run per group of chains
     rng = np.random.default_rng(seed)
     R, b = len(view.ranks), view.rules.book_size
     unseen = np.array(story.unseen)
@@ -437,7 +457,7 @@ def sample_hands(view, story, samples: int = 20_000, seed: int = 0, reason: str 
             # the conditional without that rule as the proposal, which leaves it exact)
             good &= rule(proposed)
             hands[good, q] = h[good]
-        for _ in range(k):
+        for _ in range(k if k > 1 else 0):  # a trade needs two hidden hands
             _swap(hands, samplers, rule, rng)
         if t >= burn:
             record[t - burn] = hands
