@@ -56,83 +56,138 @@ def bits_needed(story: Story) -> float:
     return story.log2_worlds + max(0.0, extra) + 2
 
 
+# ---------------------------------------------------------------------- remembering work
+class Recent:
+    """The last ``size`` results by key, the least recently used dropped first.
+
+    >>> recent = Recent(2)
+    >>> recent.put("a", 1); recent.put("b", 2); recent.get("a"); recent.put("c", 3)
+    1
+    >>> list(recent.keys())            # "b" was used least recently
+    ['a', 'c']
+    >>> recent.clear(); len(recent)
+    0
+    """
+
+    def __init__(self, size: int):
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+            raise ValueError(f"size must be a whole number of entries, at least 1, not {size!r}")
+        self.size = size
+        self._items: OrderedDict = OrderedDict()
+
+    def get(self, key, default=None):
+        """The value for ``key`` (now the most recently used), or ``default``."""
+        if key not in self._items:
+            return default
+        self._items.move_to_end(key)
+        return self._items[key]
+
+    def put(self, key, value) -> None:
+        """Remember ``value``; past :attr:`size` entries, forget the least recently used."""
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+    def keys(self):
+        return self._items.keys()
+
+    def newest_first(self):
+        """``(key, value)`` pairs, most recently used first."""
+        return reversed(self._items.items())
+
+    def clear(self) -> None:
+        self._items.clear()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+class Memory:
+    """What the exact path remembers between calls, so that a player asking at every turn
+    pays only for what is new. Nothing here changes an answer: :func:`forget` and then the
+    same call give the same result.
+
+    Attributes:
+        followed: one hand's state (:class:`~.pools.Cases`) after a run of operations, by
+            ``(kind, n_ranks, book_size, operations)``; a later call resumes from the longest
+            remembered prefix of its own operations.
+        hands: hands' matrix forms (:class:`~.hands.Hand`), or the :class:`TooBig` a hand
+            raised; most hands do not change between two asks.
+        keep_cases: a state with more cases than this is not remembered (not worth its memory).
+    """
+
+    def __init__(self, size: int = 48, keep_cases: int = 50_000):
+        self.followed = Recent(size)
+        self.hands = Recent(size)
+        self.keep_cases = keep_cases
+
+    def clear(self) -> None:
+        self.followed.clear()
+        self.hands.clear()
+
+
+#: The one :class:`Memory` of this process.
+MEMORY = Memory()
+
+
+def forget() -> None:
+    """Drop everything remembered between calls (for timing from scratch)."""
+    MEMORY.clear()
+
+
 # ---------------------------------------------------------------------- following hands
-_MEMO: "OrderedDict[tuple, tuple]" = OrderedDict()
-_MEMO_SIZE = 48
+def _follow(ops: list, n_ranks: int, book_size: int, primes=()) -> Cases:
+    """One hand's cases after ``ops``, resuming from the longest remembered prefix.
 
-
-def _follow(kind: str, ops: list, n_ranks: int, book_size: int, primes=()):
-    """The state of one hand after ``ops``, resuming from the longest remembered prefix.
-
-    ``kind`` is ``"cases"`` or ``"hand"`` (exact, mod ``primes``), or ``"floats"``: cases with
-    plain float weights, for sampling (:mod:`.montecarlo`).
+    Weights are residues mod ``primes`` (exact), or plain floats when ``primes`` is empty
+    (for sampling, :mod:`.montecarlo`).
     """
     ops = tuple(ops)
+    kind = "cases" if primes else "floats"
     best, start = None, 0
-    for key, (state, done) in reversed(_MEMO.items()):
+    for key, (state, done) in MEMORY.followed.newest_first():
         if key[:3] != (kind, n_ranks, book_size) or len(done) > len(ops) or len(state.primes) < len(primes):
             continue
         if len(done) > start and ops[:len(done)] == done:
             best, start = state, len(done)
     if best is None:
-        state = Hand.empty(n_ranks, primes) if kind == "hand" else Cases(n_ranks, book_size, primes)
-    elif kind == "floats":
-        state = best.copy()
+        state = Cases(n_ranks, book_size, primes)
+    elif primes:
+        state = best.first_primes(len(primes))  # a copy: what is remembered is never changed
     else:
-        state = best.first_primes(len(primes))
+        state = best.copy()
     for op in ops[start:]:
-        if kind == "hand":
-            if op[0] == "deal":
-                state = Hand.dealt(op[1], op[2], primes)
-            else:
-                state.apply(op, book_size)
-            if op[0] == "cap" and max(state.dims() or [1]) > LIMITS["hand_dim"]:
-                raise TooBig(f"a hand's matrices grew past {LIMITS['hand_dim']}")
-        else:
-            state.apply(op)
-            if len(state.keys) > LIMITS["cases"]:
-                raise TooBig(f"a hand has more than {LIMITS['cases']} cases")
-    if kind == "hand" or len(state.keys) <= 50_000:  # a huge state is not worth its memory
-        key = (kind, n_ranks, book_size, ops)
-        _MEMO[key] = (state, ops)
-        _MEMO.move_to_end(key)
-    while len(_MEMO) > _MEMO_SIZE:
-        _MEMO.popitem(last=False)
+        state.apply(op)
+        if len(state.keys) > LIMITS["cases"]:
+            raise TooBig(f"a hand has more than {LIMITS['cases']} cases")
+    if len(state.keys) <= MEMORY.keep_cases:
+        MEMORY.followed.put((kind, n_ranks, book_size, ops), (state, ops))
     return state
-
-
-_HANDS: "OrderedDict[tuple, Hand]" = OrderedDict()  # matrix forms of recent hands (most hands do not change between two asks)
 
 
 def _as_hand(seat, ops, caps, n_ranks, book_size, primes) -> Hand:
     """A hand followed as cases, then as a matrix product ready to be joined with others."""
     key = (tuple(ops), caps, n_ranks, book_size, primes)
-    if key not in _HANDS:
-        cases = _follow("cases", ops, n_ranks, book_size, primes)
+    hand = MEMORY.hands.get(key)
+    if hand is None:
+        cases = _follow(ops, n_ranks, book_size, primes)
         if len(cases.keys) > LIMITS["join_cases"]:
-            _HANDS[key] = TooBig(f"seat {seat} has {len(cases.keys)} cases, more than {LIMITS['join_cases']} to join")
+            hand = TooBig(f"seat {seat} has {len(cases.keys)} cases, more than {LIMITS['join_cases']} to join")
         else:
             try:
-                _HANDS[key] = Hand.from_cases(cases, caps, limit=LIMITS["hand_dim"])
+                hand = Hand.from_cases(cases, caps, limit=LIMITS["hand_dim"])
             except OverflowError as why:
-                _HANDS[key] = TooBig(f"seat {seat}: {why}")  # remembered too: the next ask would fail alike
-        while len(_HANDS) > _MEMO_SIZE:
-            _HANDS.popitem(last=False)
-    _HANDS.move_to_end(key)
-    if isinstance(_HANDS[key], TooBig):
-        raise _HANDS[key]
-    return _HANDS[key]
-
-
-def forget() -> None:
-    """Drop everything remembered between calls (for timing from scratch)."""
-    _MEMO.clear()
-    _HANDS.clear()
+                hand = TooBig(f"seat {seat}: {why}")  # remembered too: the next ask would fail alike
+        MEMORY.hands.put(key, hand)
+    if isinstance(hand, TooBig):
+        raise hand
+    return hand
 
 
 def hand_cases(story: Story, seat: int, n_ranks: int, book_size: int) -> Cases:
     """One hidden hand's cases with float weights: its own history only (for sampling)."""
-    return _follow("floats", story.ops[seat], n_ranks, book_size)
+    return _follow(story.ops[seat], n_ranks, book_size)
 
 
 def world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
@@ -140,7 +195,7 @@ def world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
     primes = primes_for_bits(bits_needed(story))
     seats = story.seats
     if len(seats) == 1:
-        cases = _follow("cases", story.ops[seats[0]], n_ranks, book_size, primes)
+        cases = _follow(story.ops[seats[0]], n_ranks, book_size, primes)
         total, seat, ocean = count_worlds_one(cases, story.unseen, book_size - 1)
         return Counts(total, seat, ocean)
     caps = tuple(min(book_size - 1, u) for u in story.unseen)

@@ -5,23 +5,30 @@ that a seat's hidden history ends with it holding ``x[r]`` cards of each rank ``
 stored as one small matrix per rank and count, ``G(x) = A[0][x0] @ A[1][x1] @ ... @ A[R-1][xR-1]``,
 every entry a residue modulo each of several primes (:mod:`.modular`).
 
-Every event about a seat touches one rank (a single site), except a hidden draw, which adds
-one card to *some* rank: ``G'(x) = sum over r of G(x - e_r)``. That doubles the inner
-dimensions, so after each draw :meth:`Hand.compress` removes the linearly dependent
-directions, exactly, by row reduction modulo each prime. The dimensions stay small (a few
-to a few dozen) because what a hand's history says is mostly about its size and a few ranks.
+Numerical analysts call this a tensor train (physicists: a matrix product state); the
+inner indices between ranks are its bonds. A hand is built in one of two ways:
+
+- :meth:`Hand.from_cases`: a hidden hand of a live view, first followed as weighted cases
+  (:mod:`.pools`), then turned into matrices one rank at a time;
+- :meth:`Hand.dealt`, then :meth:`Hand.receive`, :meth:`Hand.cap` and :meth:`Hand.relabel`:
+  a hand described by stated facts (:mod:`.facts`).
+
+Either way, :meth:`Hand.compress` keeps only linearly independent inner directions, exactly,
+by row reduction modulo each prime. The dimensions stay small (a few to a few dozen)
+because what a hand's history says is mostly about its size and a few ranks.
+:mod:`.contract` then joins the hands through the ocean.
 
 >>> from gofish_teach.probability.modular import PRIMES
->>> hand = Hand.dealt(3, allowed=[True, True], primes=PRIMES[:2])   # 3 cards over 2 ranks
->>> [hand.weight([a, 3 - a]) for a in range(4)]                      # 3!/(a!(3-a)!)
+>>> hand = Hand.dealt(3, allowed=[True, True], primes=PRIMES[:2])   # 3 unseen cards over 2 ranks
+>>> [hand.weight([a, 3 - a]) for a in range(4)]                      # 3!/(a!(3-a)!) labellings
 [1, 3, 3, 1]
->>> hand.draw([True, True])                                         # one more card, unseen
+>>> hand.receive(0, 1)                                               # shown one more of rank 0
 >>> [hand.weight([a, 4 - a]) for a in range(5)]
-[1, 4, 6, 4, 1]
->>> hand.at_least_one(0); hand.compress(); hand.dims()   # x0 = 1..4 fixes x1: four directions
-[4]
+[0, 1, 3, 3, 1]
+>>> hand.cap([3, 3]); hand.compress(); hand.dims()   # no whole book: x0 = 1..3, which fixes x1
+[3]
 >>> [hand.weight([a, 4 - a]) for a in range(5)]
-[0, 4, 6, 4, 1]
+[0, 1, 3, 3, 0]
 """
 from __future__ import annotations
 
@@ -30,7 +37,10 @@ from math import comb
 import numpy as np
 from numba import njit
 
+from ..cards import SUITS
 from .modular import crt
+
+_DECK = len(SUITS)  # cards of each rank
 
 
 @njit(cache=True)
@@ -108,7 +118,6 @@ class Hand:
         self.tensors = tensors
         self.primes = tuple(primes)
         self._p = np.array(self.primes, dtype=np.float64)
-        self._dirty = False  # drawn since the last compression
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -117,7 +126,7 @@ class Hand:
         P, R = len(primes), len(allowed)
         tensors = []
         for s, ok in enumerate(allowed):
-            d = min(n, 4) + 1 if ok else 1
+            d = min(n, _DECK) + 1 if ok else 1
             left = 1 if s == 0 else n + 1
             right = 1 if s == R - 1 else n + 1
             A = np.zeros((P, d, left, right))
@@ -159,7 +168,7 @@ class Hand:
         for j in range(R):
             nxt, moves = {}, []
             for i, (tail, left) in enumerate(needs):
-                for y in range(min(left, 4) + 1 if pooled[j] else 1):
+                for y in range(min(left, _DECK) + 1 if pooled[j] else 1):
                     x = tail[0] + y
                     if x > caps[j] or (j == R - 1 and left - y):
                         continue
@@ -181,12 +190,6 @@ class Hand:
         hand.compress()
         return hand
 
-    @classmethod
-    def empty(cls, n_ranks: int, primes) -> "Hand":
-        """No cards: weight 1 for the zero vector."""
-        P = len(primes)
-        return cls([np.ones((P, 1, 1, 1)) for _ in range(n_ranks)], primes)
-
     # ------------------------------------------------------------------ reading
     def dims(self) -> list[int]:
         """The inner dimensions between consecutive ranks (the cost of this representation)."""
@@ -204,28 +207,7 @@ class Hand:
             v = (v @ A[:, x]) % self._p[:, None, None]
         return crt(v[:, 0, 0], self.primes)
 
-    # ------------------------------------------------------------------ events
-    def draw(self, allowed) -> None:
-        """One more unseen card, of some allowed rank: ``G'(x) = sum_r G(x - e_r)``.
-
-        The inner index gains a bit, "not yet placed" / "placed": the card is placed at exactly one rank.
-        """
-        R = len(self.tensors)
-        new = []
-        for s, (A, ok) in enumerate(zip(self.tensors, allowed)):
-            P, d, Dl, Dr = A.shape
-            B = np.zeros((P, d + 1, 2 * Dl, 2 * Dr))
-            B[:, :d, :Dl, :Dr] = A
-            B[:, :d, Dl:, Dr:] = A
-            if ok:
-                B[:, 1:, :Dl, Dr:] = A
-            if s == 0:
-                B = B[:, :, :Dl]
-            if s == R - 1:
-                B = B[:, :, :, Dr:]
-            new.append(B)
-        self.tensors = new
-
+    # ------------------------------------------------------------------ facts
     def relabel(self, rank: int, source) -> None:
         """Rank ``rank`` now holds count ``x`` where it held ``source[x]`` (None: impossible)."""
         A = self.tensors[rank]
@@ -235,66 +217,15 @@ class Hand:
                 B[:, x] = A[:, old]
         self.tensors[rank] = B
 
-    def none_of(self, rank: int) -> None:
-        """Holds no card of ``rank`` ("Go Fish!", or the rank is all in books)."""
-        self.relabel(rank, [0])
-
-    def at_least_one(self, rank: int) -> None:
-        """Holds a card of ``rank`` (it asked for that rank)."""
-        self.relabel(rank, [None] + list(range(1, self.max_count(rank) + 1)))
-
-    def give(self, rank: int, count: int) -> None:
-        """Held exactly ``count`` of ``rank`` and handed them all over."""
-        self.relabel(rank, [count])
-
     def receive(self, rank: int, count: int) -> None:
         """Shown ``count`` more cards of ``rank`` (a gift, or a lucky draw)."""
         self.relabel(rank, [None] * count + list(range(self.max_count(rank) + 1)))
-
-    def book(self, rank: int, size: int) -> None:
-        """Laid ``size`` cards of ``rank`` down as a book."""
-        top = self.max_count(rank)
-        self.relabel(rank, list(range(size, top + 1)) or [None])
 
     def cap(self, caps) -> None:
         """At most ``caps[r]`` cards of each rank (no book is held; cards elsewhere cannot be here)."""
         for s, c in enumerate(caps):
             if self.max_count(s) > c:
                 self.relabel(s, list(range(c + 1)))
-
-    # ------------------------------------------------------------------ the operations of .history
-    def apply(self, op, book_size: int) -> None:
-        """Apply one operation of :mod:`.history`; compress once a draw has settled."""
-        name = op[0]
-        if name == "draw":
-            self.draw(op[1])
-            self._dirty = True
-        elif name == "cap":
-            self.cap(op[1])
-            if self._dirty:
-                self.compress()
-                self._dirty = False
-        elif name == "ask":
-            self.at_least_one(op[1])
-        elif name == "none":
-            self.none_of(op[1])
-        elif name == "give":
-            self.give(op[1], op[2])
-        elif name == "receive":
-            self.receive(op[1], op[2])
-        elif name == "book":
-            self.book(op[1], book_size)
-        else:
-            raise ValueError(f"unknown operation {op!r}")
-
-    def copy(self) -> "Hand":
-        return self.first_primes(len(self.primes))
-
-    def first_primes(self, n: int) -> "Hand":
-        """The same hand with only the first ``n`` primes (residues mod each prime are independent)."""
-        other = Hand([np.array(A[:n]) for A in self.tensors], self.primes[:n])
-        other._dirty = self._dirty
-        return other
 
     # ------------------------------------------------------------------ exact compression
     def _reduce(self) -> None:

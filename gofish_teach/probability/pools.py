@@ -7,8 +7,14 @@ way of labelling them equally weighted. Only a question about a pooled rank spli
 ("asks for 7s": 1, 2 or 3 of the pool are 7s, in ``C(m, j)`` ways each), and a card drawn
 unseen joins the pool or, when its rank may be one already resolved, adds one there.
 
-A case is one int64 key (3 bits per known count, then the pool size ``m`` and the size of a
-fresh draw still waiting for its books) with one weight per prime (:mod:`.modular`).
+A case is one int64 key with one weight per prime (:mod:`.modular`). The key packs, from the
+low bits up: :data:`BITS` bits per rank for its known count, the pool size ``m`` at
+:data:`M_SHIFT`, and the cards of a fresh arrival not yet settled at :data:`F_SHIFT`. The
+limits they imply (:data:`MAX_RANKS` ranks, counts up to :data:`FIELD`, :data:`M_MASK`
+pooled and :data:`F_MASK` fresh cards) are checked where a field grows: a value past them
+raises ``ValueError`` rather than spill into the next field. A full deck stays well inside
+them: 13 ranks, at most 3 + 3 of a rank before the books are laid, hands of at most 39
+cards (26 at the deal).
 
 >>> from gofish_teach.probability.modular import PRIMES
 >>> hand = Cases(n_ranks=2, book_size=4, primes=PRIMES[:2])
@@ -23,12 +29,25 @@ from math import comb
 
 import numpy as np
 
-BITS = 3  # bits per known count
-M_SHIFT = 40  # pool size
-F_SHIFT = 46  # cards of a fresh draw not yet settled
-FIELD = 7
-M_MASK = 63
-F_MASK = 15
+from ..cards import SUITS
+
+BITS = 3  #: bits per rank's known count
+FIELD = (1 << BITS) - 1  #: the largest known count a key holds
+M_SHIFT = 40  #: where the pool size starts
+M_MASK = 63  #: the largest pool
+F_SHIFT = 46  #: where the fresh (unsettled) cards start
+F_MASK = 63  #: the most fresh cards at once (a deal)
+MAX_RANKS = M_SHIFT // BITS  #: ranks whose counts fit below the pool size
+assert M_MASK < 1 << (F_SHIFT - M_SHIFT) and F_SHIFT + F_MASK.bit_length() <= 63, "the key's fields overlap"
+_DECK = len(SUITS)  # cards of each rank
+# comb(x, y) for every pool or fresh size x and every y cards of one rank taken from it
+_COMB = np.array([[comb(x, y) for y in range(_DECK + 1)] for x in range(max(M_MASK, F_MASK) + 1)], dtype=np.float64)
+
+
+def _fits(top, limit: int, what: str) -> None:
+    """Raise before a key's field would overflow into the next one."""
+    if top > limit:
+        raise ValueError(f"a case's key holds at most {limit} {what}, not {int(top)}")
 
 
 def _bits(mask: int):
@@ -39,6 +58,8 @@ class Cases:
     """A hidden hand's weighted cases; feed it the operations of :mod:`.history` in order."""
 
     def __init__(self, n_ranks: int, book_size: int, primes):
+        if n_ranks > MAX_RANKS:
+            raise ValueError(f"n_ranks: a case's key holds the counts of at most {MAX_RANKS} ranks, not {n_ranks}")
         self.R, self.b = n_ranks, book_size
         self.primes = tuple(primes)
         # no primes: plain float64 weights (for sampling); ``% inf`` leaves them as they are
@@ -90,8 +111,9 @@ class Cases:
             ok = m >= j
             if not ok.any():
                 break
+            _fits(self._get(s)[ok].max() + j, FIELD, "cards of a rank")
             k = self.keys[ok] + (j << (BITS * s)) - (j << M_SHIFT)
-            c = np.array([comb(int(x), j) for x in range(64)], dtype=np.float64)[m[ok]]
+            c = _COMB[m[ok], j]
             keys.append(k)
             weights.append(self.weights[:, ok] * c % self._p)
         self._set(np.concatenate(keys), np.concatenate(weights, axis=1))
@@ -104,8 +126,11 @@ class Cases:
 
     # ------------------------------------------------------------------ operations
     def apply(self, op) -> None:
-        """Apply one operation of :mod:`.history`."""
-        getattr(self, "_" + op[0])(*op[1:])
+        """Apply one operation of :mod:`.history` (its first item names its kind)."""
+        kind, *fields = op
+        if kind not in _OPERATIONS:
+            raise ValueError(f"unknown operation {op!r}: kinds are {', '.join(_OPERATIONS)}")
+        _OPERATIONS[kind](self, *fields)
 
     def copy(self) -> "Cases":
         other = Cases.__new__(Cases)
@@ -121,6 +146,7 @@ class Cases:
 
     def _deal(self, count, allowed):
         """A new hand of ``count`` unseen cards (the hand was empty)."""
+        _fits(count, F_MASK, "cards dealt at once")
         self.keys = np.array([count << F_SHIFT], dtype=np.int64)
         self.weights = np.ones((len(self._p), 1))
         self.pool_mask = 0
@@ -131,12 +157,14 @@ class Cases:
 
     def _draw(self, allowed):
         self.fresh_pool = not self.keys.any()  # nothing held: every case is the empty hand
+        _fits(self._fz().max(initial=0) + 1, F_MASK, "cards drawn before they settle")
         self.keys = self.keys + (1 << F_SHIFT)
         self.fresh_mask = sum(1 << s for s, ok in enumerate(allowed) if ok)
         self.fresh_known = None
         self.booked_now = set()
 
     def _receive(self, s, k):
+        _fits(self._get(s).max(initial=0) + k, FIELD, "cards of a rank")
         self.keys = self.keys + (k << (BITS * s))
         self.fresh_known = (s, k)
         self.fresh_mask = 0
@@ -155,8 +183,8 @@ class Cases:
         pooled = bool(self.pool_mask & bit)
         fresh = bool(self.fresh_mask & bit)
         keys, weights = [], []
-        for jp in range(5 if pooled else 1):  # up to the four cards of a rank
-            for jf in range(5 if fresh else 1):
+        for jp in range(_DECK + 1 if pooled else 1):  # up to every card of the rank
+            for jf in range(_DECK + 1 if fresh else 1):
                 c = have + jp + jf
                 if self.fresh_known is not None:
                     trigger = self.fresh_known[1] if self.fresh_known[0] == s else 0
@@ -166,8 +194,7 @@ class Cases:
                 ok = (m >= jp) & (fz >= jf) & (c >= b) & (c - trigger <= b - 1)
                 if not ok.any():
                     continue
-                cm = np.array([comb(x, jp) for x in range(64)], dtype=np.float64)[m[ok]]
-                cf = np.array([comb(x, jf) for x in range(16)], dtype=np.float64)[fz[ok]]
+                cm, cf = _COMB[m[ok], jp], _COMB[fz[ok], jf]
                 k = self.keys[ok] + ((c[ok] - b - have[ok]) << (BITS * s)) - (jp << M_SHIFT) - (jf << F_SHIFT)
                 keys.append(k)
                 weights.append(self.weights[:, ok] * cm % self._p * cf % self._p)
@@ -191,6 +218,7 @@ class Cases:
         F = self.fresh_mask
         if self.fresh_pool:
             # the hand held nothing before: the fresh cards are the pool
+            _fits((self._m() + fz).max(), M_MASK, "pooled cards")
             self.keys = self.keys - (fz << F_SHIFT) + (fz << M_SHIFT)
             self.pool_mask = F
             self.fresh_pool = False
@@ -208,9 +236,11 @@ class Cases:
         weights = [self.weights[:, stay]]
         moved = ~stay
         if A:
+            _fits(self._m()[moved].max(initial=0) + 1, M_MASK, "pooled cards")
             keys.append(base[moved] + (1 << M_SHIFT))
             weights.append(self.weights[:, moved])
         for t in _bits(F & ~A):
+            _fits(self._get(t)[moved].max(initial=0) + 1, FIELD, "cards of a rank")
             keys.append(base[moved] + (1 << (BITS * t)))
             weights.append(self.weights[:, moved])
         self._set(np.concatenate(keys), np.concatenate(weights, axis=1))
@@ -238,7 +268,7 @@ class Cases:
             ok = (j >= 0) & (m >= j)
             self._filter(ok)
             j, m = j[ok], m[ok]
-            c = np.array([[comb(x, y) for y in range(5)] for x in range(64)], dtype=np.float64)[m, j]
+            c = _COMB[m, j]
             self.keys = self.keys - (have[ok] << (BITS * s)) - (j << M_SHIFT)
             self.weights = self.weights * c % self._p
             self.pool_mask &= ~(1 << s)
@@ -246,6 +276,11 @@ class Cases:
         else:
             self._filter(self._get(s) == k)
             self.keys = self.keys - (k << (BITS * s))
+
+
+#: The operations of :mod:`.history`, by kind.
+_OPERATIONS = {"deal": Cases._deal, "draw": Cases._draw, "receive": Cases._receive, "book": Cases._book,
+               "cap": Cases._cap, "none": Cases._none, "ask": Cases._ask, "give": Cases._give}
 
 
 def count_worlds_one(hand: Cases, unseen, cap: int):
@@ -306,6 +341,8 @@ def _pool(m, factors, p):
     weight of the spreads giving y cards to the i-th rank.
     """
     P, L = p.shape[0], len(factors)
+    # m <= M_MASK (63), so every entry is below comb(63, 7) < 2**30 and its product with a
+    # residue (< 2**21) is an exact float64
     binom = np.array([[comb(a, y) for y in range(8)] for a in range(m + 1)], dtype=np.float64)
     fwd = [np.zeros((P, m + 1))]
     fwd[0][:, 0] = 1

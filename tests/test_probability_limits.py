@@ -1,0 +1,103 @@
+"""The limits the exact code relies on: a case's bit-packed key, the memory kept between
+calls, and the bad arguments that must be refused rather than answered wrongly."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gofish_teach import Game, Rules
+from gofish_teach.probability import Facts, exact, posterior
+from gofish_teach.probability.modular import PRIMES
+from gofish_teach.probability.montecarlo import estimate, sample_hands
+from gofish_teach.probability.history import read
+from gofish_teach.probability.pools import F_MASK, FIELD, M_MASK, MAX_RANKS, Cases
+
+ALL = (True,) * MAX_RANKS
+
+
+def test_a_key_holds_thirteen_ranks_and_no_more():
+    assert MAX_RANKS == 13  # a full deck fits
+    Cases(MAX_RANKS, 4, PRIMES[:1])
+    with pytest.raises(ValueError, match="^n_ranks: .* at most 13 ranks"):
+        Cases(MAX_RANKS + 1, 4, PRIMES[:1])
+
+
+def test_a_deal_fills_the_fresh_field_to_its_limit_and_no_further():
+    hand = Cases(MAX_RANKS, 4, PRIMES[:1])
+    hand.apply(("deal", F_MASK, ALL))
+    hand.apply(("cap", (3,) * MAX_RANKS))  # the fresh cards become the pool: M_MASK holds them
+    assert F_MASK <= M_MASK and hand.pool_sizes().tolist() == [F_MASK]
+    with pytest.raises(ValueError, match=f"at most {F_MASK} cards dealt at once, not {F_MASK + 1}"):
+        Cases(MAX_RANKS, 4, PRIMES[:1]).apply(("deal", F_MASK + 1, ALL))
+
+
+def test_a_known_count_fills_its_field_to_its_limit_and_no_further():
+    hand = Cases(2, 4, PRIMES[:1])
+    hand.apply(("receive", 0, FIELD))  # no cap in between: the count is not yet cut to a book
+    assert hand.known_counts().tolist() == [[FIELD, 0]]
+    with pytest.raises(ValueError, match=f"at most {FIELD} cards of a rank, not {FIELD + 1}"):
+        hand.apply(("receive", 0, 1))
+    assert hand.known_counts().tolist() == [[FIELD, 0]]  # refused before anything changed
+
+
+def test_an_unknown_operation_is_refused():
+    with pytest.raises(ValueError, match="unknown operation"):
+        Cases(2, 4, PRIMES[:1]).apply(("shuffle", 0))
+
+
+@pytest.mark.parametrize("hand_size", [15, 16, 26])
+def test_deals_past_fifteen_cards_are_counted(hand_size):
+    """A deal of 16 cards once spilled out of a 4-bit field and left the hand empty; with two
+    players a deal can be up to 26 cards. Right after the deal, the posterior is the stated facts."""
+    rules = Rules.preset("pond").replace(hand_size=hand_size)
+    view = Game(rules, 2, seed=1).view(0)
+    post = posterior(view, fallback=False)
+    facts = Facts(hand=view.hand, hand_sizes={1: view.hand_sizes[1]},
+                  books=[r for books in view.books for r in books], rules=rules)
+    assert sum(post.expected_count(1, r) for r in view.ranks) == view.hand_sizes[1]
+    for place in (1, "ocean"):
+        for r in view.ranks:
+            assert post.count_distribution(place, r) == facts.count_distribution(place, r)
+
+
+def test_memory_keeps_at_most_its_size_and_forgets_on_request():
+    game, rng = Game(Rules.preset("pond"), 3, seed=0), np.random.default_rng(0)
+    from gofish_teach.strategies import random as random_ask
+
+    exact.forget()
+    size = exact.MEMORY.followed.size
+    for _ in range(size):  # more states than it keeps: each ask adds at least one per hidden seat
+        if game.is_over:
+            break
+        posterior(game.view(game.current_player))
+        game.ask(*random_ask(game.view(game.current_player), rng))
+    assert 0 < len(exact.MEMORY.followed) <= size and len(exact.MEMORY.hands) <= exact.MEMORY.hands.size
+    exact.forget()
+    assert len(exact.MEMORY.followed) == len(exact.MEMORY.hands) == 0
+
+
+def test_a_hand_too_big_to_join_is_remembered_as_too_big(monkeypatch):
+    view = Game(Rules.preset("pond"), 3, seed=0).view(0)
+    exact.forget()
+    monkeypatch.setitem(exact.LIMITS, "hand_dim", 1)
+    with pytest.raises(exact.TooBig, match="inner dimension"):
+        exact.world_counts(read(view), len(view.ranks), 4)
+    assert any(isinstance(v, exact.TooBig) for _, v in exact.MEMORY.hands.newest_first())
+    exact.forget()
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, True, "abc"])
+def test_monte_carlo_seeds_must_be_whole_numbers(seed):
+    view = Game(Rules.preset("pond"), 2, seed=3).view(0)
+    with pytest.raises(ValueError, match="^seed must be a whole number, at least 0"):
+        posterior(view, seed=seed)
+    with pytest.raises(ValueError, match="^seed must be a whole number"):
+        estimate(view, samples=100, seed=seed)
+
+
+def test_numpy_integers_are_whole_numbers():
+    view = Game(Rules.preset("pond"), 2, seed=3).view(0)
+    assert posterior(view, samples=np.int64(100), seed=np.uint8(1)).exact
+    facts = Facts(hand="7 Q", hand_sizes={np.int64(1): np.int32(5)}, at_most={np.int64(1): {"7": np.int64(1)}},
+                  me=np.int64(0))
+    assert facts.me == 0 and type(facts.me) is int and list(facts.seats) == [1]
