@@ -129,7 +129,8 @@ def fished_for(draw: Draw, last_ask: Ask | None) -> str | None:
 
 # ---------------------------------------------------------------------- the record
 class Record:
-    """What the events read so far say, kept up to date by :meth:`read` (one event at a time).
+    """What the events read so far say, kept up to date one event at a time: by :meth:`read`,
+    which also returns what the event says about hands, or by :meth:`advance`, which does not.
 
     Attributes:
         n_events: events read so far.
@@ -140,7 +141,7 @@ class Record:
             Asking for a rank, being given it, or a lucky draw of it shows it; giving it away,
             answering "Go Fish!" to it, or anyone's book of it takes it off; a seat whose
             hand becomes empty has nothing shown (cards it draws later are unknown).
-        dead: per seat, the ranks an ask for which the record proves must fail: the seat
+        dead: per seat, a frozenset of the ranks an ask for which the record proves must fail: the seat
             answered "Go Fish!" to an ask for the rank (by anyone) and since then has drawn
             no card (any draw: fishing, a lucky draw, the empty-hand rule) and been given no
             card of that rank. Under ``specific_card`` rules a "Go Fish!" is about one card,
@@ -160,7 +161,7 @@ class Record:
         self.ocean = rules.deck_size
         self.last_ask: Ask | None = None
         self.shown: list[dict[str, int]] = [{} for _ in range(n_players)]
-        self.dead: list[set[str]] = [set() for _ in range(n_players)]
+        self.dead: list[frozenset[str]] = [frozenset()] * n_players  # immutable: a copy shares them
         self.unsettled: set[int] = set()
         self.over: str | None = None
 
@@ -169,7 +170,7 @@ class Record:
         """The record of every event of ``source`` (a view, or a game's public log)."""
         record = cls(source.n_players, source.rules)
         for event in source.events:
-            record.read(event)
+            record.advance(event)
         return record
 
     def follow(self, events: Iterable) -> Iterator[tuple]:
@@ -194,59 +195,77 @@ class Record:
 
     def read(self, event) -> tuple[Operation, ...]:
         """Take in the next event; return what it says about hands, as operations in order."""
+        kind = type(event)
+        settled = self.settle() if self.unsettled and kind is not Deal and kind is not Book else ()
+        said = self._operations(event)  # before advancing: a draw's operation needs the state before it
+        self.advance(event)
+        return settled + said
+
+    def _operations(self, event) -> tuple[Operation, ...]:
+        """What ``event`` itself says about hands (the settling of earlier arrivals aside)."""
+        kind = type(event)
+        if kind is Deal:
+            return (Dealt(event.player, event.count, event.cards),)
+        if kind is Ask:
+            return (Asked(event.player, event.rank),)
+        if kind is GoFish:
+            return (Lacks(event.player, event.rank),)
+        if kind is Give:
+            return (Gave(event.player, event.rank, event.count), Got(event.to, event.rank, event.count))
+        if kind is Draw:
+            not_rank = None if event.lucky else fished_for(event, self.last_ask)
+            fresh = not self.sizes[event.player]
+            return (Drew(event.player, event.count, event.cards, event.lucky, fresh, not_rank),)
+        if kind is Book:
+            return (Booked(event.player, event.rank),)
+        return ()  # Turn, Skip, GameOver: nothing about any hand
+
+    def advance(self, event) -> None:
+        """Take in the next event without making operations (all a strategy needs)."""
         t, kind = self.n_events, type(event)
         self.n_events += 1
-        # Books are laid straight after cards arrive: any other event means they have been.
-        ops = self.settle() if self.unsettled and kind is not Deal and kind is not Book else ()
+        if self.unsettled and kind is not Deal and kind is not Book:
+            # Books are laid straight after cards arrive: any other event means they have been.
+            self.unsettled.clear()
         sizes, shown = self.sizes, self.shown
         if kind is Deal:
-            q = event.player
-            sizes[q] += event.count
+            sizes[event.player] += event.count
             self.ocean -= event.count
-            self.unsettled.add(q)
-            return ops + (Dealt(q, event.count, event.cards),)
-        if kind is Ask:
+            self.unsettled.add(event.player)
+        elif kind is Ask:
             q = event.player
             self.last_ask = event
             shown[q][event.rank] = t
             self._forget_if_empty(q)
-            return ops + (Asked(q, event.rank),)
-        if kind is GoFish:
-            q = event.player
-            shown[q].pop(event.rank, None)
-            self.dead[q].add(event.rank)
-            return ops + (Lacks(q, event.rank),)
-        if kind is Give:
+        elif kind is GoFish:
+            shown[event.player].pop(event.rank, None)
+            self.dead[event.player] |= {event.rank}
+        elif kind is Give:
             q, to, rank, k = event.player, event.to, event.rank, event.count
             sizes[q] -= k
             sizes[to] += k
             shown[q].pop(rank, None)
             shown[to][rank] = t
-            self.dead[to].discard(rank)
+            if rank in self.dead[to]:
+                self.dead[to] -= {rank}
             self.unsettled.add(to)
             self._forget_if_empty(q)
-            return ops + (Gave(q, rank, k), Got(to, rank, k))
-        if kind is Draw:
+        elif kind is Draw:
             q = event.player
-            fresh = not sizes[q]
             sizes[q] += event.count
             self.ocean -= event.count
-            self.dead[q].clear()
+            self.dead[q] = frozenset()
             if event.lucky:
                 shown[q][event.cards[0].rank] = t
             self.unsettled.add(q)
-            not_rank = None if event.lucky else fished_for(event, self.last_ask)
-            return ops + (Drew(q, event.count, event.cards, event.lucky, fresh, not_rank),)
-        if kind is Book:
+        elif kind is Book:
             q = event.player
             sizes[q] -= self.book_size
             for ranks in shown:
                 ranks.pop(event.rank, None)
             self._forget_if_empty(q)
-            return ops + (Booked(q, event.rank),)
-        if kind is GameOver:
+        elif kind is GameOver:
             self.over = event.reason
-        return ops  # Turn, Skip: nothing about any hand
 
     def _forget_if_empty(self, seat: int) -> None:
         if not self.sizes[seat]:
@@ -257,8 +276,8 @@ class Record:
         other = Record.__new__(Record)
         other.n_players, other.book_size, other.n_events = self.n_players, self.book_size, self.n_events
         other.sizes, other.ocean, other.last_ask = list(self.sizes), self.ocean, self.last_ask
-        other.shown = [dict(ranks) for ranks in self.shown]
-        other.dead = [set(ranks) for ranks in self.dead]
+        other.shown = list(map(dict, self.shown))
+        other.dead = list(self.dead)
         other.unsettled, other.over = set(self.unsettled), self.over
         return other
 

@@ -87,14 +87,19 @@ def _with_cards(view) -> list[int]:
 
 def _live_opponents(view, rank: str) -> list[int]:
     """The opponents an ask for ``rank`` is live for (seats ascending): see the module docstring."""
-    live = view.record.live
-    return [q for q in view.opponents if live(q, rank)]
+    sizes, dead = view.record.sizes, view.record.dead
+    return [q for q in view.opponents if sizes[q] and rank not in dead[q]]
 
 
 def _ranks_to_ask(view) -> list[str]:
     """The held ranks (deck order) that some opponent is live for, or every held rank if none is."""
+    sizes, dead = view.record.sizes, view.record.dead
     held = list(view.counts)
-    return [r for r in held if _live_opponents(view, r)] or held
+    holding = [dead[q] for q in view.opponents if sizes[q]]  # the dead ranks of each opponent holding cards
+    if not holding:
+        return held
+    blocked = frozenset.intersection(*holding)  # dead for every opponent holding cards: no live opponent
+    return [r for r in held if r not in blocked] or held
 
 
 def _target(view, rank: str, rng) -> int:

@@ -1,7 +1,10 @@
 """A player's information state: everything one seat has seen, and nothing it has not.
 
 Strategies and the probability code receive only a :class:`View`. It is a snapshot taken
-when ``game.view(p)`` is called; later play does not change it.
+when ``game.view(p)`` is called; later play does not change it, and nothing done to it
+changes the game: it holds copies (the public events so far, this seat's own cards), never
+the game's own lists, and everything it hands out is immutable or a fresh copy. (``rules``
+is the game's own :class:`~gofish_teach.rules.Rules`, which is immutable.)
 
 >>> from gofish_teach import Game, Rules
 >>> game = Game(Rules.preset("pond"), n_players=3, seed=1)
@@ -29,7 +32,7 @@ def _public_record(game) -> Record:
         record = game._public_record = Record(game.n_players, game.rules)
     events = game._events
     for t in range(record.n_events, len(events)):
-        record.read(events[t])
+        record.advance(events[t])
     return record
 
 
@@ -51,7 +54,7 @@ class View:
     """
 
     __slots__ = ("player", "n_players", "rules", "ranks", "hand_sizes", "books", "opponents",
-                 "ocean_size", "current_player", "is_over", "winners", "record", "_held", "_log", "_mine", "_n", "_events")
+                 "ocean_size", "current_player", "is_over", "winners", "record", "_held", "_public", "_mine", "_events")
 
     def __init__(self, game, player: int):
         self.player = player
@@ -68,10 +71,10 @@ class View:
         self.is_over = game.is_over
         self.winners = game.winners
         self.record = _public_record(game).copy()
-        # Only public events and this player's own cards are kept, never the game itself.
-        self._log = game._events
-        self._mine = game._private[player]
-        self._n = len(game._events)
+        # Copies of the public events and of this player's own events (its dealt and drawn
+        # cards), never the game's lists: what a strategy does to its view stays in the view.
+        self._public = tuple(game._events)
+        self._mine = tuple(game._private[player].items())
         self._events = None
 
     @property
@@ -88,8 +91,10 @@ class View:
     def events(self) -> tuple[Event, ...]:
         """Every event this player saw, in order; its own dealt and drawn cards are filled in."""
         if self._events is None:
-            mine = self._mine
-            self._events = tuple(mine.get(i, e) for i, e in enumerate(self._log[:self._n]))
+            events = list(self._public)
+            for i, event in self._mine:
+                events[i] = event
+            self._events = tuple(events)
         return self._events
 
     def legal_asks(self) -> list[tuple]:
@@ -109,4 +114,4 @@ class View:
     def __repr__(self) -> str:
         hand = " ".join(map(str, self.hand)) or "empty"
         return (f"<View of player {self.player}: hand {hand}, hand sizes {list(self.hand_sizes)}, "
-                f"ocean {self.ocean_size}, books {[len(b) for b in self.books]}, {self._n} events>")
+                f"ocean {self.ocean_size}, books {[len(b) for b in self.books]}, {len(self._public)} events>")

@@ -375,3 +375,70 @@ def test_a_view_agrees_with_the_game(setup):
             assert view.legal_asks() == (game.legal_asks() if p == game.current_player else [])
 
     play_games(setup, on_start=check, on_ask=check)
+
+
+# ---------------------------------------------------------------- a view cannot change the game
+_LEAVE_ALONE = (type, type(random), type(len), type(inspect), type(_cards_in), type(print), property)
+
+
+def _vandalize(value, visited: set) -> None:
+    """Do every harm a strategy could do to ``value`` and what it reaches: empty and fill every list,
+    dict and set, and overwrite every attribute of every object (instances only: classes, modules
+    and functions are shared by every game in the process, so changing them is out of scope)."""
+    if value is None or isinstance(value, (str, bytes, int, float, complex, _LEAVE_ALONE)) or id(value) in visited:
+        return
+    visited.add(id(value))
+    if isinstance(value, dict):
+        for item in [*value.keys(), *value.values()]:
+            _vandalize(item, visited)
+        value.clear()
+        value["A"] = 99
+    elif isinstance(value, (list, set)):
+        for item in list(value):
+            _vandalize(item, visited)
+        value.clear()
+        value.add(-1) if isinstance(value, set) else value.extend([-1, None])
+    elif isinstance(value, (tuple, frozenset)):
+        for item in value:
+            _vandalize(item, visited)
+    names = [n for cls in type(value).__mro__ for n in getattr(cls, "__slots__", ()) if n != "__weakref__"]
+    names += list(getattr(value, "__dict__", {}))
+    for name in names:
+        try:
+            _vandalize(object.__getattribute__(value, name), visited)
+        except AttributeError:
+            continue
+        for setter in (setattr, object.__setattr__):
+            try:
+                setter(value, name, None)
+            except (AttributeError, TypeError):
+                pass
+
+
+def _record_state(record) -> tuple:
+    return (record.n_events, record.sizes, record.ocean, record.last_ask, record.shown, record.dead,
+            record.unsettled, record.over)
+
+
+@given(setups())
+@settings(SETTINGS, max_examples=60)
+def test_a_strategy_harming_its_view_cannot_change_the_game(setup):
+    rules, n_players, seed = setup
+    rng = random.Random(seed)
+    for _ in range(2):
+        deal = rng.randrange(2**32)
+        game, twin = Game(rules, n_players, seed=deal), Game(rules, n_players, seed=deal)  # twin: never harmed
+        while not twin.is_over:
+            assert twin.n_asks < 100 * rules.deck_size
+            p = game.current_player
+            before = snapshot(game)
+            view = game.view(p)
+            view.events, view.hand, view.counts, view.legal_asks()  # what is made on demand, made
+            _vandalize(view, set())
+            _vandalize(game.view((p + 1) % n_players), set())
+            assert snapshot(game) == before, "harming a view changed the game"
+            for q in range(n_players):
+                assert _record_state(game.view(q).record) == _record_state(twin.view(q).record)
+            ask = random_ask(twin, rng)
+            assert game.ask(*ask) == twin.ask(*ask)
+        assert game.events == twin.events and game.is_over
