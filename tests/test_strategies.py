@@ -456,3 +456,45 @@ def test_greedy_always_asks_legally(rules, n_players, seed, seat):
     lineup[seat % n_players] = "greedy"
     game = play_out(Game(rules, n_players, seed=seed), lineup, np.random.default_rng(seed))  # play_out checks
     assert game.is_over
+
+
+# --------------------------------------------------------------------------- no seed to read
+class Spy:
+    """A strategy that keeps the generator of every decision, then plays random."""
+
+    def __init__(self):
+        self.rngs = []
+
+    def choose(self, view, rng):
+        self.rngs.append(rng)
+        return random(view, rng)
+
+
+def test_a_strategys_rng_reveals_neither_the_tournament_seed_nor_the_game():
+    from gofish_teach.simulate import game_inputs, simulate
+
+    seed, games = 1234, 24
+    spies = [Spy(), Spy()]
+    simulate([spies[0], spies[1], "random", "random"], "pond", games=games, seed=seed, workers=1, progress=False)
+    secrets = {seed, *range(games)} | {int(s) for s in game_inputs(seed, "pond", games)[1].ravel()}
+    for spy in spies:
+        assert spy.rngs
+        for rng in spy.rngs:
+            entropy = rng.bit_generator.seed_seq.entropy
+            assert entropy == [0] and not any(entropy == secret for secret in secrets)
+            assert rng.bit_generator.seed_seq.spawn_key == ()
+    # One seat's generator is never another's, in any game.
+    assert not {id(rng) for rng in spies[0].rngs} & {id(rng) for rng in spies[1].rngs}
+    assert not {id(rng.bit_generator) for rng in spies[0].rngs} & {id(rng.bit_generator) for rng in spies[1].rngs}
+
+
+def test_seat_rngs_share_nothing():
+    spy = [Spy() for _ in range(3)]
+    play_out(Game(POND, 3, seed=5), spy, [seat_rng(s) for s in (7, 8, 9)])
+    seen = [{id(rng) for rng in s.rngs} for s in spy]
+    assert all(len(ids) == 1 for ids in seen) and len(set.union(*seen)) == 3
+    a, b = seat_rng(7), seat_rng(8)
+    assert a.bit_generator.seed_seq is not b.bit_generator.seed_seq
+    assert a.bit_generator.state != b.bit_generator.state
+    a.bit_generator.seed_seq.spawn(1)  # a strategy spawning children changes nothing for another seat
+    assert b.bit_generator.seed_seq.n_children_spawned == 0
