@@ -141,11 +141,11 @@ class Record:
             Asking for a rank, being given it, or a lucky draw of it shows it; giving it away,
             answering "Go Fish!" to it, or anyone's book of it takes it off; a seat whose
             hand becomes empty has nothing shown (cards it draws later are unknown).
-        dead: per seat, a frozenset of the ranks an ask for which the record proves must fail: the seat
-            answered "Go Fish!" to an ask for the rank (by anyone) and since then has drawn
-            no card (any draw: fishing, a lucky draw, the empty-hand rule) and been given no
-            card of that rank. Under ``specific_card`` rules a "Go Fish!" is about one card,
-            so there this is only a good guess, kept so that bots move on.
+        dead: per seat, a frozenset of the ranks an ask for which the record proves must
+            fail: the seat answered "Go Fish!" to an ask for the rank (by anyone) and since
+            then has drawn no card (any draw: fishing, a lucky draw, the empty-hand rule) and
+            been given no card of that rank. Under ``specific_card`` rules a "Go Fish!" is
+            about one card, so there this is only a good guess, kept so that bots move on.
         unsettled: seats that received cards whose books may not be laid yet (see :class:`Settled`).
         over: the reason the game ended, or ``None``.
     """
