@@ -145,17 +145,18 @@ class Record:
             fail: the seat answered "Go Fish!" to an ask for the rank (by anyone) and since
             then has drawn no card (any draw: fishing, a lucky draw, the empty-hand rule) and
             been given no card of that rank. Under ``specific_card`` rules a "Go Fish!" is
-            about one card, so there this is only a good guess, kept so that bots move on.
+            about one card and proves nothing about the rank, so no ask is dead there.
         unsettled: seats that received cards whose books may not be laid yet (see :class:`Settled`).
         over: the reason the game ended, or ``None``.
     """
 
-    __slots__ = ("n_players", "book_size", "n_events", "sizes", "ocean", "last_ask", "shown", "dead",
+    __slots__ = ("n_players", "book_size", "card_asks", "n_events", "sizes", "ocean", "last_ask", "shown", "dead",
                  "unsettled", "over")
 
     def __init__(self, n_players: int, rules):
         self.n_players = n_players
         self.book_size = rules.book_size
+        self.card_asks = rules.specific_card
         self.n_events = 0
         self.sizes = [0] * n_players
         self.ocean = rules.deck_size
@@ -239,7 +240,8 @@ class Record:
             self._forget_if_empty(q)
         elif kind is GoFish:
             shown[event.player].pop(event.rank, None)
-            self.dead[event.player] |= {event.rank}
+            if not self.card_asks:
+                self.dead[event.player] |= {event.rank}
         elif kind is Give:
             q, to, rank, k = event.player, event.to, event.rank, event.count
             sizes[q] -= k
@@ -275,6 +277,7 @@ class Record:
         """An independent copy (reading on from it leaves this record as it is)."""
         other = Record.__new__(Record)
         other.n_players, other.book_size, other.n_events = self.n_players, self.book_size, self.n_events
+        other.card_asks = self.card_asks
         other.sizes, other.ocean, other.last_ask = list(self.sizes), self.ocean, self.last_ask
         other.shown = list(map(dict, self.shown))
         other.dead = list(self.dead)

@@ -164,3 +164,18 @@ def test_a_copy_reads_on_alone():
     assert other.n_events == record.n_events + 1 and other.sizes != record.sizes
     assert record.dead == [set(), {"A"}] and other.dead is not record.dead
 
+
+
+def test_a_go_fish_to_one_card_proves_nothing_about_the_rank():
+    # Under specific_card rules "Go Fish!" to the 7 of hearts says nothing of the 7 of spades,
+    # so no ask becomes dead (the dead-ask rule is for what the record *proves*).
+    from gofish_teach import Game, Rules
+    from gofish_teach.record import Record
+
+    game = Game(Rules.preset("classic").replace(specific_card=True), 2, seed=3)
+    while not game.is_over and not any(type(e).__name__ == "GoFish" for e in game.events):
+        game.ask(*game.legal_asks()[0])
+    record = Record.of(game)
+    assert any(type(e).__name__ == "GoFish" for e in game.events)
+    assert record.dead == [frozenset(), frozenset()]
+    assert record.copy().card_asks is True
