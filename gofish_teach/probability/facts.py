@@ -29,11 +29,10 @@ from math import comb, lgamma, log
 from numbers import Integral
 
 from ..cards import SUITS, Card, name, normalize_rank, plural, ranks_for
-from ..events import Ask, Book, Deal, Draw, GoFish, Give
+from ..record import Asked, Booked, Drew, Gave, Got, Lacks, Record
 from .answers import Belief, from_counts
 from .contract import count_worlds
 from .exact import Counts
-from .history import fished_for
 from .hands import Hand
 from .modular import primes_for_bits
 
@@ -208,46 +207,36 @@ class Facts(Belief):
         others = [q for q in range(view.n_players) if q != view.player]
         known = {q: Counter() for q in others}
         most = {q: {} for q in others}  # rank -> most cards of it; no entry: no bound
-        sizes = [0] * view.n_players
-        last_ask = None
 
         def add(q, rank, k):
-            if q in known:
-                known[q][rank] += k
-                if rank in most[q]:
-                    most[q][rank] += k
+            known[q][rank] += k
+            if rank in most[q]:
+                most[q][rank] += k
 
-        for event in view.events:
-            kind = type(event)
-            q = getattr(event, "player", None)
-            if kind is Deal:
-                sizes[q] += event.count
-            elif kind is Ask:
-                last_ask = event
-                if q in known and not view.rules.bluff:
-                    known[q][event.rank] = max(known[q][event.rank], 1)
-            elif (kind is GoFish or kind is Give) and q in known:
-                known[q][event.rank], most[q][event.rank] = 0, 0
-            if kind is Give:
-                add(event.to, event.rank, event.count)
-                sizes[q] -= event.count
-                sizes[event.to] += event.count
-            elif kind is Draw:
-                if event.lucky:
-                    add(q, event.cards[0].rank, 1)
-                elif q in known and sizes[q] == 0:
+        record = Record(view.n_players, view.rules)
+        for op in (op for event in view.events for op in record.read(event)):
+            kind, q = type(op), op.seat
+            if q not in known:  # the viewer's own hand: nothing to note
+                continue
+            if kind is Asked:
+                if not view.rules.bluff:
+                    known[q][op.rank] = max(known[q][op.rank], 1)
+            elif kind is Lacks or kind is Gave:
+                known[q][op.rank], most[q][op.rank] = 0, 0
+            elif kind is Got:
+                add(q, op.rank, op.count)
+            elif kind is Drew:
+                if op.lucky:
+                    add(q, op.cards[0].rank, 1)
+                elif op.fresh:  # a new hand: nothing known of the old one is left
                     known[q].clear()
                     most[q].clear()
-                elif q in known:
-                    asked = fished_for(event, last_ask)  # an unseen card may be any other rank
-                    most[q] = {r: n + (r != asked) for r, n in most[q].items()}
-                sizes[q] += event.count
-            elif kind is Book:
-                sizes[q] -= b
-                if q in known:
-                    known[q][event.rank] = max(0, known[q][event.rank] - b)
-                    if event.rank in most[q]:
-                        most[q][event.rank] -= b
+                else:  # an unseen card may be any rank but the one just fished for
+                    most[q] = {r: n + (r != op.not_rank) for r, n in most[q].items()}
+            elif kind is Booked:
+                known[q][op.rank] = max(0, known[q][op.rank] - b)
+                if op.rank in most[q]:
+                    most[q][op.rank] -= b
         return cls(hand=[c.rank for c in view.hand], hand_sizes={q: view.hand_sizes[q] for q in others},
                    books={q: list(view.books[q]) for q in range(view.n_players)},
                    known={q: list(c.elements()) for q, c in known.items()},

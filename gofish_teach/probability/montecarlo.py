@@ -35,9 +35,8 @@ from numbers import Integral
 import numpy as np
 
 from ..cards import SUITS
-from ..events import Ask, Book, Deal, Draw, GameOver, GoFish, Give
+from ..record import Asked, Booked, Dealt, Drew, Gave, Got, Lacks, Record, Settled
 from .answers import Belief
-from .history import fished_for
 
 _DECK = len(SUITS)
 RUNS = 25  # independent runs an estimate averages; their spread gives its standard error
@@ -179,72 +178,79 @@ def _can_ask(worlds, view):
     return out
 
 
+def _books_after(steps, k, seat) -> list:
+    """The books ``seat`` lays straight after step k (its draw): the Book events that follow
+    at once, each read as just ``(Booked(seat, rank),)``. Any other event ends the run."""
+    books = []
+    for ops, _, _ in steps[k + 1:]:
+        if len(ops) != 1 or type(ops[0]) is not Booked or ops[0].seat != seat:
+            break
+        books.append(ops[0].rank)
+    return books
+
+
 def _run(view, n, rng):
     """One run: a Belief of float distributions, or None when every sample died."""
     me, rules, b = view.player, view.rules, view.rules.book_size
     worlds = _Worlds(view, n, rng)
     index = worlds.index
-    events = view.events
-    mine_dealt = next(e for e in events if isinstance(e, Deal) and e.player == me)
-    for card in mine_dealt.cards:
-        worlds.ocean[:, index[card.rank]] -= 1
-    for e in events:
-        if isinstance(e, Deal) and e.player != me:
-            worlds.take(e.player, e.count)
-    unsettled, last_ask, ocean_left = set(), None, view.rules.deck_size
-    for k, e in enumerate(events):
-        kind = type(e)
-        if kind is not Deal and kind is not Book and unsettled:
-            for q in unsettled:
-                worlds.require((worlds.hands[:, q] < b).all(axis=1))
-            unsettled.clear()
-        if kind is Deal:
-            ocean_left -= e.count
-            if e.player != me:
-                unsettled.add(e.player)
-        elif kind is Ask:
-            if rules.teams and ocean_left == 0 and rules.end != "ocean_empty":
-                worlds.require(_can_ask(worlds, view))
-            last_ask = e
-            if e.player != me and not rules.bluff:
-                worlds.require(worlds.hands[:, e.player, index[e.rank]] >= 1)
-        elif kind is GoFish and e.player != me:
-            worlds.require(worlds.hands[:, e.player, index[e.rank]] == 0)
-        elif kind is Give:
-            s = index[e.rank]
-            if e.player != me:
-                worlds.require(worlds.hands[:, e.player, s] == e.count)
-                worlds.hands[:, e.player, s] = 0
-            if e.to != me:
-                worlds.hands[:, e.to, s] += e.count
-                unsettled.add(e.to)
-        elif kind is Draw:
-            ocean_left -= e.count
-            if e.cards is not None:
-                for card in e.cards:
-                    worlds.shown(e.player, card.rank)
-            elif e.count > 1:
-                worlds.take(e.player, e.count)
-            else:
-                asked = fished_for(e, last_ask)
-                excluded = index[asked] if asked else None
-                books = []
-                for later in events[k + 1:]:
-                    if type(later) is not Book or later.player != e.player:
-                        break
-                    books.append(index[later.rank])
-                worlds.hidden_draw(e.player, excluded, books)
-            if e.player != me:
-                unsettled.add(e.player)
-        elif kind is Book and e.player != me:
-            s = index[e.rank]
-            worlds.require(worlds.hands[:, e.player, s] >= b)
-            worlds.hands[:, e.player, s] -= b
-        elif kind is GameOver and rules.teams and "ask can succeed" in e.reason:
-            worlds.require(~_can_ask(worlds, view))
+    record = Record(view.n_players, rules)
+    # the record read once: each event's operations, and the ocean's size and the game's end after it
+    steps = [(record.read(event), record.ocean, record.over) for event in view.events]
+    dealt = [op for ops, _, _ in steps for op in ops if type(op) is Dealt]
+    for op in dealt:  # the viewer's cards leave the ocean first, then the other hands are dealt
+        if op.seat == me:
+            for card in op.cards:
+                worlds.ocean[:, index[card.rank]] -= 1
+    for op in dealt:
+        if op.seat != me:
+            worlds.take(op.seat, op.count)
+    endgame = rules.teams and rules.end != "ocean_empty"  # with the ocean empty, some ask can succeed
+    ended = False
+    for k, (ops, ocean, over) in enumerate(steps):
+        for op in ops:
+            kind, q = type(op), op.seat
+            if kind is Settled:
+                if q != me:
+                    worlds.require((worlds.hands[:, q] < b).all(axis=1))
+            elif kind is Asked:
+                if endgame and ocean == 0:
+                    worlds.require(_can_ask(worlds, view))
+                if q != me and not rules.bluff:
+                    worlds.require(worlds.hands[:, q, index[op.rank]] >= 1)
+            elif kind is Lacks:
+                if q != me:
+                    worlds.require(worlds.hands[:, q, index[op.rank]] == 0)
+            elif kind is Gave:
+                if q != me:
+                    s = index[op.rank]
+                    worlds.require(worlds.hands[:, q, s] == op.count)
+                    worlds.hands[:, q, s] = 0
+            elif kind is Got:
+                if q != me:
+                    worlds.hands[:, q, index[op.rank]] += op.count
+            elif kind is Drew:
+                if op.cards is not None:  # seen: a lucky draw, or the viewer's own
+                    for card in op.cards:
+                        worlds.shown(q, card.rank)
+                elif op.count > 1:  # a new hand
+                    worlds.take(q, op.count)
+                else:
+                    excluded = index[op.not_rank] if op.not_rank else None
+                    worlds.hidden_draw(q, excluded, [index[r] for r in _books_after(steps, k, q)])
+            elif kind is Booked:
+                if q != me:
+                    s = index[op.rank]
+                    worlds.require(worlds.hands[:, q, s] >= b)
+                    worlds.hands[:, q, s] -= b
+        if over is not None and not ended:
+            ended = True
+            if rules.teams and "ask can succeed" in over:
+                worlds.require(~_can_ask(worlds, view))
         worlds.resample()
-    for q in unsettled:
-        worlds.require((worlds.hands[:, q] < b).all(axis=1))
+    for op in record.settle():
+        if op.seat != me:
+            worlds.require((worlds.hands[:, op.seat] < b).all(axis=1))
     w = worlds.w
     if w.sum() <= 0:
         return None
