@@ -127,6 +127,17 @@ def test_small_deck_and_pairs():
     ({"hand": "7", "hand_sizes": {1: 5}, "at_most": {1: {"Q": -1}}}, "at_most[1]"),
     ({"hand": "7", "hand_sizes": {1: 5}, "at_most": {2: {"Q": 1}}}, "at_most"),
     ({"hand": "7", "hand_sizes": {1: 5}, "known": {1: ["Q", "Q"]}, "at_most": {1: {"Q": 1}}}, "at_most[1]"),
+    ({"hand": "7", "hand_sizes": {1: 5}, "at_least": {1: ["Q"]}}, "at_least[1]: give {rank: fewest"),
+    ({"hand": "7", "hand_sizes": {1: 5}, "at_least": {1: {"Q": -1}}}, "at_least[1]: 'Q' needs a whole number"),
+    ({"hand": "7", "hand_sizes": {1: 5}, "at_least": {1: {"Z": 1}}}, "at_least[1]"),
+    ({"hand": "7", "hand_sizes": {1: 5}, "at_least": {2: {"Q": 1}}}, "at_least: seat 2"),
+    ({"hand": "7 7", "hand_sizes": {1: 5}, "at_least": {1: {"7": 3}}}, "at_least[1]: seat 1 cannot hold 3 7s"),
+    ({"hand": "7", "hand_sizes": {1: 5}, "at_least": {1: {"Q": 4}}}, "at_least[1]: seat 1 cannot hold 4 Queens"),
+    ({"hand": "7", "hand_sizes": {1: 1}, "at_least": {1: {"Q": 2}}}, "at_least[1]: seat 1 cannot hold 2 Queens"),
+    ({"hand": "7", "hand_sizes": {1: 2}, "at_least": {1: {"Q": 2, "K": 1}}}, "at_least[1]: at least 3 cards with its known ones"),
+    ({"hand": "7", "hand_sizes": {1: 5}, "at_least": {1: {"Q": 2}}, "at_most": {1: {"Q": 1}}},
+     "at_least[1]: at least 2 Queens, more than at most 1"),
+    ({"hand": "7", "hand_sizes": {1: 5}, "at_least": {1: {"Q": 1}}, "lacks": {1: ["Q"]}}, "at_least[1]: seat 1 lacks"),
     ({"hand": "A A A A A", "hand_sizes": {1: 3}}, "hand: five Aces, but a rank has only four cards"),
     ({"hand": "A A A A A", "hand_sizes": {1: 3}, "books_laid": False}, "hand: five Aces"),
     ({"hand": "7", "hand_sizes": {1: 5}, "known": {1: "Q Q Q Q Q"}}, "known[1]: five Queens"),
@@ -216,3 +227,110 @@ def test_facts_from_a_view_right_after_the_deal_are_the_posterior():
     for q in (0, 2, "ocean"):
         for r in view.ranks:
             assert facts.count_distribution(q, r) == post.count_distribution(q, r)
+
+
+# ---------------------------------------------------------------- at_least: "holds one or more"
+def _brute(hand, sizes, n_ranks, known=None, lacks=None, at_most=None, at_least=None, cap=3):
+    """Every placement of the labelled unseen cards (known cards fixed in their hand first), kept
+    when it fits the facts: {place: {rank: Counter(count: placements)}}, and the total."""
+    from collections import Counter
+    from itertools import combinations
+    from gofish_teach.cards import ranks_for
+    ranks = ranks_for(n_ranks)
+    mine = hand.split()
+    cards = [r for r in ranks for _ in range(4 - mine.count(r))]
+    known = known or {}
+    for q, ks in known.items():
+        for r in ks:
+            cards.remove(r)
+    seats = sorted(sizes)
+    out = {p: {r: Counter() for r in ranks} for p in seats + ["ocean"]}
+    total = 0
+
+    def deal(i, left, held):
+        nonlocal total
+        if i == len(seats):
+            placed = {**held, "ocean": [cards[j] for j in left]}
+            for q in seats:
+                c = Counter(placed[q])
+                if any(n > cap for n in c.values()):
+                    return
+                if any(c[r] for r in (lacks or {}).get(q, ())):
+                    return
+                if any(c[r] > n for r, n in (at_most or {}).get(q, {}).items()):
+                    return
+                if any(c[r] < n for r, n in (at_least or {}).get(q, {}).items()):
+                    return
+            total += 1
+            for p, got in placed.items():
+                c = Counter(got)
+                for r in ranks:
+                    out[p][r][c[r]] += 1
+            return
+        q = seats[i]
+        open_slots = sizes[q] - len(known.get(q, ()))
+        for pick in combinations(left, open_slots):
+            rest = [j for j in left if j not in pick]
+            deal(i + 1, rest, {**held, q: [cards[j] for j in pick] + list(known.get(q, ()))})
+
+    deal(0, list(range(len(cards))), {})
+    return out, total
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(hand="A 2", hand_sizes={1: 3, 2: 3}, at_least={1: {"A": 1}}),
+    dict(hand="A 2", hand_sizes={1: 3, 2: 3}, at_least={1: {"A": 2}}),
+    dict(hand="A 2", hand_sizes={1: 3, 2: 3}, at_least={1: {"A": 1, "3": 1}, 2: {"3": 2}}),
+    dict(hand="A 2", hand_sizes={1: 4, 2: 2}, at_least={1: {"3": 1}}, at_most={1: {"3": 2}}, lacks={2: ["A"]}),
+    dict(hand="A 2", hand_sizes={1: 3, 2: 3}, at_least={1: {"2": 2}}, known={1: ["2"]}),
+    dict(hand="A 3 3", hand_sizes={1: 3, 2: 2}, at_least={1: {"3": 1}, 2: {"A": 1}}, at_most={2: {"A": 1}}),
+])
+def test_at_least_is_brute_force_enumeration(kwargs):
+    facts = Facts(**kwargs, n_ranks=3)
+    seen, total = _brute(kwargs["hand"], kwargs["hand_sizes"], 3, kwargs.get("known"), kwargs.get("lacks"),
+                         kwargs.get("at_most"), kwargs.get("at_least"))
+    assert total
+    for place, by_rank in seen.items():
+        for r, counts in by_rank.items():
+            want = {k: Fraction(n, total) for k, n in counts.items() if n}
+            assert facts.count_distribution(place, r) == want, (place, r)
+    for r in ("A", "2", "3"):  # the ocean's cards are in random order: its top card is its share
+        assert facts.p_top(r) == sum(k * n for k, n in seen["ocean"][r].items()) / Fraction(total * facts.ocean_size)
+    assert facts.at_least == {q: m for q, m in kwargs["at_least"].items()}
+
+
+def _events(f: Facts, rank: str):
+    """The answers compared below: every count of ``rank`` at every place, and every top card."""
+    yield from ((q, k, f.count_distribution(q, rank).get(k, Fraction(0))) for q in sorted(f.seats, key=str)
+                for k in range(4))
+    yield from ((OCEAN_TOP, r, f.p_top(r)) for r in f.ranks)
+
+
+OCEAN_TOP = "top"
+
+
+@pytest.mark.parametrize("base, drawn", [
+    (dict(hand="7 7 A 2 3", hand_sizes={1: 5}), None),
+    (dict(hand="7 Q Q K", hand_sizes={1: 6, 2: 4}), None),
+    (dict(hand="7 Q Q K", hand_sizes={1: 6, 2: 4}), 2),     # "Go Fish!", then two cards drawn
+    (dict(hand="7 A", hand_sizes={1: 5}, books_laid=False), 1),
+])
+def test_at_least_one_is_the_conditioning_formula(base, drawn):
+    """P(A | x >= 1) = (P(A) - P(A | x = 0) P(x = 0)) / (1 - P(x = 0)), x: their 7s."""
+    most = {} if drawn is None else {"at_most": {1: {"7": drawn}}}
+    prior, lacking = Facts(**base, **most), Facts(**base, lacks={1: ["7"]})
+    got = Facts(**base, **most, at_least={1: {"7": 1}})
+    none = prior.count_distribution(1, "7").get(0, Fraction(0))
+    for (place, k, p), (_, _, p0), (_, _, want) in zip(_events(prior, "7"), _events(lacking, "7"), _events(got, "7")):
+        assert want == (p - p0 * none) / (1 - none), (place, k)
+    assert got.p_holds(1, "7") == 1
+
+
+def test_at_least_one_is_not_a_known_card():
+    """Hand 7 7 A 2 3, theirs of five, they asked for 7s: two 7s is about half as likely as the
+    known-card reading says (that reading puts one 7 among their cards, then deals four more)."""
+    asked = Facts(hand="7 7 A 2 3", hand_sizes={1: 5}, at_least={1: {"7": 1}})
+    card = Facts(hand="7 7 A 2 3", hand_sizes={1: 5}, known={1: ["7"]})
+    assert asked.count_distribution(1, "7") == {1: Fraction(49662, 52027), 2: Fraction(2365, 52027)}
+    assert card.count_distribution(1, "7")[2] == Fraction(2365, 27196)
+    assert Facts(hand="7 Q", hand_sizes={1: 5}, at_least={1: {"7": 0}}).at_least == {}

@@ -16,6 +16,8 @@ Fraction(23, 188)
 Fraction(1, 47)
 >>> Facts(hand="7 Q", hand_sizes={1: 5}, lacks={1: ["Q"]}).expected_count(1, "Q")
 Fraction(0, 1)
+>>> Facts(hand="7 7 Q K", hand_sizes={1: 3}, at_least={1: {"7": 1}}).p_top("7")   # "they hold one or more"
+Fraction(1, 46)
 >>> Facts(hand="7 7 7 7", hand_sizes={1: 5})
 Traceback (most recent call last):
 ...
@@ -99,13 +101,16 @@ class Facts(Belief):
         lacks: ``{seat: ranks}`` ranks that seat holds none of.
         at_most: ``{seat: {rank: n}}`` that seat holds no more than n of the rank (its known
             cards included), e.g. it said "Go Fish!" to 7s and has drawn one card since.
+        at_least: ``{seat: {rank: n}}`` that seat holds n or more of the rank (its known cards
+            included), every such placement equally likely, e.g. it asked for 7s so holds one
+            or more. Not ``known``: a known card is one particular card, the rest random.
         ocean: the ocean's size; computed from the rest when not given (and checked when given).
         n_ranks, book_size: the deck (or take both from ``rules``).
         books_laid: no hand holds a whole book (true in play); False for textbook counting.
         me: your seat number.
     """
 
-    def __init__(self, hand, hand_sizes, books=(), known=None, lacks=None, ocean=None, at_most=None, *,
+    def __init__(self, hand, hand_sizes, books=(), known=None, lacks=None, ocean=None, at_most=None, at_least=None, *,
                  n_ranks: int = 13, book_size: int = 4, rules=None, books_laid: bool = True, me: int = 0):
         if rules is not None:
             n_ranks, book_size = rules.n_ranks, rules.book_size
@@ -130,7 +135,9 @@ class Facts(Belief):
                     for q, cards in (known or {}).items()}
         lacks_by = {_seat(q, "lacks"): set(_ranks_of(rs, f"lacks[{q}]", ranks)) for q, rs in (lacks or {}).items()}
         most_by = {_seat(q, "at_most"): self._bounds(bounds, q, ranks) for q, bounds in (at_most or {}).items()}
-        for field, by in (("known", known_by), ("lacks", lacks_by), ("at_most", most_by)):
+        least_by = {_seat(q, "at_least"): self._bounds(bounds, q, ranks, "at_least")
+                    for q, bounds in (at_least or {}).items()}
+        for field, by in (("known", known_by), ("lacks", lacks_by), ("at_most", most_by), ("at_least", least_by)):
             for q in by:
                 if q not in sizes:
                     raise ValueError(f"{field}: seat {q!r} is not one of the other seats {sorted(sizes)} in hand_sizes")
@@ -156,13 +163,29 @@ class Facts(Belief):
                                      f"at most {most_by[q][r]}")
                 if c > cap:
                     raise ValueError(f"known[{q}]: {c} {plural(r)} would be a whole book, laid down at once")
+            least = least_by.get(q, {})
+            for r, n in least.items():
+                room = min(cap, unseen[ranks.index(r)], size)
+                if r in lacks_by.get(q, ()) and n:
+                    raise ValueError(f"at_least[{q}]: seat {q} lacks {plural(r)}, so cannot hold at least {n}")
+                if n > most_by.get(q, {}).get(r, n):
+                    raise ValueError(f"at_least[{q}]: at least {n} {plural(r)}, more than at most {most_by[q][r]}")
+                if n > room:
+                    what = name(r) if n == 1 else plural(r)
+                    raise ValueError(f"at_least[{q}]: seat {q} cannot hold {n} {what}: at most {room} "
+                                     f"could be there (its {size} cards, {unseen[ranks.index(r)]} neither yours "
+                                     f"nor in books, {cap} before a whole book)")
+            needed = sum(k.values()) + sum(max(0, n - k[r]) for r, n in least.items())
+            if needed > size:
+                raise ValueError(f"at_least[{q}]: at least {needed} cards with its known ones, but seat {q} "
+                                 f"holds {size}")
         free = sum(unseen) - sum(sizes.values())
         if free < 0:
             raise ValueError(f"hand_sizes: the other hands hold {sum(sizes.values())} cards, but only "
                              f"{sum(unseen)} are neither yours nor in books")
         if ocean is not None and ocean != free:
             raise ValueError(f"ocean: {ocean} cards do not fit the rest of the facts, which leave {free}")
-        self._setup = (ranks, unseen, sizes, known_by, lacks_by, most_by, cap, free)
+        self._setup = (ranks, unseen, sizes, known_by, lacks_by, most_by, least_by, cap, free)
         counts = _count(*self._setup)
         self._total = counts.total
         seats = sorted(sizes)
@@ -173,6 +196,7 @@ class Facts(Belief):
         self.known_cards = {q: dict(c) for q, c in known_by.items() if +c}
         self.lacks = {q: sorted(rs, key=ranks.index) for q, rs in lacks_by.items() if rs}
         self.at_most = {q: m for q, m in most_by.items() if m}
+        self.at_least = {q: m for q, m in least_by.items() if any(m.values())}
 
     @classmethod
     def from_view(cls, view) -> "Facts":
@@ -257,14 +281,15 @@ class Facts(Belief):
         return Fraction(_count(*self._setup, fixed={player: fixed}).total, self._total)
 
     @staticmethod
-    def _bounds(bounds, q, ranks) -> dict:
+    def _bounds(bounds, q, ranks, field: str = "at_most") -> dict:
         if not isinstance(bounds, dict):
-            raise ValueError(f"at_most[{q}]: give {{rank: most cards}}, e.g. {{'7': 1}}, not {bounds!r}")
+            what = "most" if field == "at_most" else "fewest"
+            raise ValueError(f"{field}[{q}]: give {{rank: {what} cards}}, e.g. {{'7': 1}}, not {bounds!r}")
         out = {}
         for rank, n in bounds.items():
-            (label,) = _ranks_of([rank], f"at_most[{q}]", ranks)
+            (label,) = _ranks_of([rank], f"{field}[{q}]", ranks)
             if not _whole(n) or n < 0:
-                raise ValueError(f"at_most[{q}]: {label!r} needs a whole number of cards, not {n!r}")
+                raise ValueError(f"{field}[{q}]: {label!r} needs a whole number of cards, not {n!r}")
             out[label] = int(n)
         return out
 
@@ -292,7 +317,7 @@ class Facts(Belief):
         return f"<Facts about seats {sorted(self.seats)} and the ocean ({self.ocean_size} cards)>"
 
 
-def _count(ranks, unseen, sizes, known_by, lacks_by, most_by, cap, ocean, fixed=None) -> Counts:
+def _count(ranks, unseen, sizes, known_by, lacks_by, most_by, least_by, cap, ocean, fixed=None) -> Counts:
     """Exact placement counts: each hand a pool of open slots (plus its known cards), then the ocean.
 
     ``fixed[seat][rank index] = count`` keeps only placements giving that seat exactly that count.
@@ -312,6 +337,9 @@ def _count(ranks, unseen, sizes, known_by, lacks_by, most_by, cap, ocean, fixed=
                 hand.receive(s, known_by[q][r])
         most = most_by.get(q, {})
         hand.cap([min(cap, u, most.get(r, cap)) for r, u in zip(ranks, unseen)])
+        for r, n in least_by.get(q, {}).items():  # n or more: the counts below n are dropped
+            s = ranks.index(r)
+            hand.relabel(s, [None] * n + list(range(n, hand.max_count(s) + 1)))
         for s, c in (fixed or {}).get(q, {}).items():
             hand.relabel(s, [None] * c + [c])
         hand.compress()
