@@ -56,9 +56,12 @@ def test_every_fact_control_gives_the_library_answer(ex):
     base = dict(hand="Q Q A 2 3", books=["K", "J"], hand_sizes={1: 7, 2: 6, 3: 6}, ocean=20)
     shows(ex, Facts(**base).p_holds(1, "Q"))
     ex.asked.value = True
-    shows(ex, Facts(**base, known={1: ["Q"]}).p_holds(1, "Q"))
+    asked = Facts(**base, at_least={1: {"Q": 1}})       # they hold one or more, not one known card
+    shows(ex, asked.p_holds(1, "Q"))
+    assert ex.answer == 1 and "at_least={1: {'Q': 1}}" in ex.code_html.value
     ex.at_least.value = 2
-    shows(ex, Facts(**base, known={1: ["Q"]}).p_holds(1, "Q", at_least=2))
+    shows(ex, asked.p_holds(1, "Q", at_least=2))
+    assert asked.p_holds(1, "Q", at_least=2) < Facts(**base, known={1: ["Q"]}).p_holds(1, "Q", at_least=2)
     assert "P(they hold at least 2 Queens)" in ex.answer_html.value
     ex.at_least.value = 1
     ex.asked.value = False
@@ -100,10 +103,10 @@ def test_textbook_case_is_the_hypergeometric_answer(ex):
 
 @pytest.mark.parametrize("settings, words", [
     ({"held": 4}, "copies you hold: 4 7s would be a whole book"),
-    ({"textbook": True, "held": 4, "asked": True}, "known: more 7s than the 0"),
+    ({"textbook": True, "held": 4, "asked": True}, "at_least[1]: seat 1 cannot hold 1 7: at most 0"),
     ({"players": 3, "ocean": 52}, "ocean: 52 cards and their 5 are more than the 47 cards"),
     ({"their_hand": 30, "other_cards": 20, "books": 1}, "hand_sizes: the other hands hold 30 cards, but only 27"),
-    ({"asked": True, "go_fish": True}, "lacks[1]: seat 1 is known to hold 7s, so cannot lack them"),
+    ({"asked": True, "go_fish": True}, "at_least[1]: seat 1 lacks 7s, so cannot hold at least 1"),
     ({"books": 12, "other_cards": 1}, "other cards in your hand: 1 do not fit in the 0 ranks left"),
     ({"other_cards": 18, "books": 1, "their_hand": 29, "about": "ocean"}, "the ocean is empty"),
 ])

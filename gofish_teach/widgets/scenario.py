@@ -14,6 +14,15 @@ simulation: deal the unseen cards at random, keep the deals that fit the facts.
 >>> s.code()
 "Facts(hand='7 7 A 2 3', books=['K'], hand_sizes={1: 5}, n_ranks=13, book_size=4)"
 
+"They asked for 7s" says they hold at least one: every deal with one or more equally likely
+(not "one of their cards is a 7, the other four are random", which makes two nearly twice as likely):
+
+>>> asked = s.replace(asked=True)
+>>> asked.facts().count_distribution(1, "7")
+{1: Fraction(50631, 53296), 2: Fraction(2665, 53296)}
+>>> asked.code()
+"Facts(hand='7 7 A 2 3', books=['K'], hand_sizes={1: 5}, at_least={1: {'7': 1}}, n_ranks=13, book_size=4)"
+
 With ``textbook=True`` (a hand may hold a whole book) the answer is the hypergeometric one:
 
 >>> t = s.replace(textbook=True)
@@ -65,7 +74,8 @@ class Scenario:
         their_hand: cards in seat 1's hand.
         ocean: the ocean's size; ``None`` means "all the cards left", as with 2 players.
             With more players the rest are dealt evenly to the other opponents (seats 2, 3).
-        asked: they asked for the rank, so one of their cards is one.
+        asked: they asked for the rank, so they hold at least one (every placement with one
+            or more in their hand equally likely; not "one particular card of theirs is one").
         go_fish: they said "Go Fish!" to it, so held none then...
         drawn_since: ...and have drawn this many cards since (each may be one).
         textbook: drop "no hand holds a whole book" (true in play), for the textbook answer.
@@ -142,12 +152,12 @@ class Scenario:
     def facts_kwargs(self) -> dict:
         """The keyword arguments of :class:`Facts` that state these facts."""
         kw = {"hand": self.hand, "books": list(self.booked), "hand_sizes": self.hand_sizes()}
-        if self.asked:
-            kw["known"] = {1: [self.rank]}
         if self.go_fish and self.drawn_since == 0:
             kw["lacks"] = {1: [self.rank]}
         elif self.go_fish:
             kw["at_most"] = {1: {self.rank: self.drawn_since}}
+        if self.asked:
+            kw["at_least"] = {1: {self.rank: 1}}
         if self.ocean is not None and self.players > 2:
             kw["ocean"] = self.ocean
         kw |= {"n_ranks": self.n_ranks, "book_size": self.book_size}
@@ -181,9 +191,11 @@ class Scenario:
     def sample(self, samples: int, seed: int = 0) -> Sample:
         """Deal the unseen cards ``samples`` times at random (seeded) and keep the deals that fit.
 
-        A known card (they asked) is put in their hand first; the rest are shuffled into every
-        open slot, hands first, the ocean last. That is :class:`Facts`' model: every placement
-        of the unseen cards that fits the facts is equally likely.
+        Every unseen card is shuffled into the open slots, their hand first, the other hands
+        next, the ocean last; a deal is kept when no hand holds a whole book and their hand
+        fits what they did (at least one if they asked; at most ``drawn_since`` after "Go
+        Fish!"). Kept deals are then uniform over the placements that fit: :class:`Facts`'
+        model, reached by a different road, so the simulation checks the exact answer.
         """
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
             raise ValueError(f"samples must be a positive whole number, not {samples!r}")
@@ -192,11 +204,9 @@ class Scenario:
         r = ranks.index(self.rank)
         mine = self.hand.split()
         unseen = np.array([_COPIES - mine.count(x) - self.book_size * self.booked.count(x) for x in ranks])
-        known = int(self.asked)
-        unseen[r] -= known
         cards = np.repeat(np.arange(len(ranks)), unseen)
         sizes = self.hand_sizes()
-        slots = [sizes[1] - known] + [sizes[q] for q in sorted(sizes) if q != 1]
+        slots = [sizes[1]] + [sizes[q] for q in sorted(sizes) if q != 1]
         deals = np.random.default_rng(seed).permuted(np.broadcast_to(cards, (samples, len(cards))), axis=1)
         cap = _COPIES if self.textbook else self.book_size - 1
         ok = np.ones(samples, bool)
@@ -206,12 +216,11 @@ class Scenario:
             block = deals[:, start:start + size]
             counts = np.stack([(block == x).sum(axis=1) for x in range(len(ranks))], axis=1)
             if k == 0:
-                counts[:, r] += known
                 hand = counts[:, r]
             ok &= (counts <= cap).all(axis=1)
             start += size
         most = self.drawn_since if self.go_fish else _COPIES
-        ok &= hand <= most
+        ok &= (hand >= int(self.asked)) & (hand <= most)
         ocean = deals[ok, start:]
         return Sample(samples, int(ok.sum()), hand[ok], (ocean == r).sum(axis=1),
                       ocean[:, 0] == r if ocean.shape[1] else np.zeros(int(ok.sum()), bool))
