@@ -75,7 +75,8 @@ class Explorer(w.VBox):
         self.drawn_since = w.IntSlider(0, 0, 10, description="drawn since", **_SLIDER)
         self.textbook = w.Checkbox(False, description="textbook: a hand may hold a whole book", indent=False)
         self.about = w.ToggleButtons(options=[("their hand", "hand"), ("the ocean's top card", "ocean")],
-                                     value="hand", description="question")
+                                     value="hand", description="question",
+                                     style={"button_width": "11em"})  # the default cuts "top card" off
         self.at_least = w.IntSlider(1, 1, 3, description="at least", **_SLIDER)
         self.samples = w.BoundedIntText(20_000, min=100, max=1_000_000, step=1000, description="deals",
                                         layout=w.Layout(width="14em"))
