@@ -4,7 +4,7 @@
 :meth:`Match.ask`; bots ask when told to, one at a time (:meth:`Match.step`, a teacher's
 step mode) or until a person must decide (:meth:`Match.advance`). :meth:`Match.undo` takes
 back the last person's ask and every bot ask after it, and observers hear of every new
-event. The playable table, the strategy lab and the exercise checks all sit on it.
+event. The playable table (:class:`gofish_teach.widgets.Table`) sits on it.
 
 One seed makes the whole match reproducible: the deck is shuffled as
 ``Game(..., seed=seed)`` shuffles it, and each bot draws its random choices from its own
