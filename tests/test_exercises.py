@@ -19,9 +19,8 @@ import pytest
 from gofish_teach import Ask, Game, GoFish, Give, IllegalMove, Rules
 from gofish_teach.exercises import EXERCISES, check, get_exercise, run_check
 from gofish_teach.exercises import build, sandbox
-from gofish_teach.exercises.chances import p_holds_reference, p_lucky_reference
-from gofish_teach.exercises.game_logic import (deal_reference, game_over_reference, give_reference,
-                                               lay_books_reference, next_asker_reference)
+from gofish_teach.exercises.answers import (deal_reference, game_over_reference, give_reference, lay_books_reference,
+                                            next_asker_reference, p_holds_reference, p_lucky_reference)
 from gofish_teach.exercises.strategy import SMALL_POND, play_capstone_game, random_asker
 from gofish_teach.probability import Facts
 
@@ -397,7 +396,7 @@ def test_give_books_and_legal_asks_references_match_the_engine():
     rules = Rules.preset("pond").replace(n_ranks=3, hand_size=2)
     game = Game(rules, 2, deck=["A", "A", "2", "A", "3", "3", "2", "A", "2", "3", "2", "3"])
     mine, theirs = [str(c) for c in game.hand(0)], [str(c) for c in game.hand(1)]
-    from gofish_teach.exercises.game_logic import legal_asks_reference
+    from gofish_teach.exercises.answers import legal_asks_reference
 
     assert legal_asks_reference(mine, 0, 2) == game.legal_asks()
     asker, target = give_reference(mine, theirs, "A")
