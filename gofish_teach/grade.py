@@ -8,14 +8,16 @@ carry it) or else by its file name (``03-give.ipynb``, ``03 my work.ipynb``).
 **How a submission is graded, and what it cannot do.** The grader (this process, trusted)
 makes the inputs of every case: the exercise's public cases, shown in its notebook, and
 hidden cases made at grading time from a seed only the grader knows (``--hidden-seed`` to
-repeat a run). Each submission then runs in a child process of its own, on its own copy of
-the submission, inside a sandbox (:mod:`gofish_teach.jail`: bubblewrap, ``--sandbox
+repeat a run). Each notebook then runs in a child process of its own, on a fresh copy of its
+submission, inside a sandbox (:mod:`gofish_teach.jail`: bubblewrap, ``--sandbox
 auto|require|off``) with a time and a memory limit. The child runs the notebook's cells (the
 check cells skipped), calls the learner's function on each case's inputs, and sends back only
 what it returned, as plain JSON (:mod:`gofish_teach.exercises.plain`). The grader reads that
 back, type-checks it, and compares it with the reference answer, which never enters the
 child. So a learner's code cannot patch the checker (it is not in its process), forge a
-result (a forged line can only claim a value, and a value is judged), return an object that
+result (a forged line can only claim a value for its own notebook's cases, and a value is
+judged), reach another notebook's results or files (each has its own process and copy),
+return an object that
 equals everything, read the answers (masked), another learner's work or ``solutions/`` (not
 in the sandbox), or outlive its time limit (the sandbox dies with it).
 
@@ -28,8 +30,9 @@ ones. ``status`` is ``ok`` (every case returned an answer, right or wrong), ``er
 raised, the stub included, the notebook does not define the function, or the process ended
 before its checks), ``timeout`` (a case, a cell or the whole submission ran out of time),
 ``memory`` (it ran out of memory) or ``missing`` (no notebook for that exercise). Every
-submission gets a row for every expected exercise (``--exercises``; by default, every exercise
-some submission handed in), and every row that is not ``ok`` has a note on stderr saying why.
+submission folder gets a row for every expected exercise (``--exercises``; by default, every
+exercise some submission folder holds; a loose notebook is a submission of its own exercise
+only), and every row that is not ``ok`` has a note on stderr saying why.
 
 >>> import io, json, tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -154,12 +157,13 @@ def grade(folder, *, out=None, log=None, time_limit: float = TIME_LIMIT, cell_ti
             else:
                 known.append((path, ex))
         recognised[name] = known
+    folders = {name for name in recognised if (folder / name).is_dir()}
     expected = (sorted({get_exercise(e).id for e in exercises}) if exercises is not None
-                else sorted({ex for known in recognised.values() for _, ex in known}))
+                else sorted({ex for name in folders for _, ex in recognised[name]}))
     for name, known in recognised.items():
         if not known:
             print(f"grade: {name}: no exercise notebook found: every expected exercise is 'missing'", file=log)
-        jobs.append((name, folder / name if (folder / name).is_dir() else None, known))
+        jobs.append((name, folder / name if name in folders else None, known))
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(HEADER)
     rows: list[Row] = []
@@ -170,7 +174,8 @@ def grade(folder, *, out=None, log=None, time_limit: float = TIME_LIMIT, cell_ti
                                   cell_time_limit=cell_time_limit, memory_mb=memory_mb,
                                   case_time_limit=case_time_limit, log=log) if known else []
         done = {r.exercise for r in graded}
-        for ex_id in expected:
+        # A loose notebook is a submission of one exercise, unless --exercises says otherwise.
+        for ex_id in (expected if home is not None or exercises is not None else []):
             if ex_id not in done:
                 ex = get_exercise(ex_id)
                 graded.append(Row(name, ex_id, 0, len(ex.cases()), "missing", 0, len(ex.hidden_cases(seed)),
@@ -215,19 +220,30 @@ def grade_submission(name: str, notebooks: list[tuple], *, home=None, seed: int 
     for path, ex_id in notebooks:
         ex = get_exercise(ex_id)
         plan.append((path, ex, ex.cases(), ex.hidden_cases(seed)))
+    deadline = time.monotonic() + time_limit
+    rows = []
+    for path, ex, public, hidden in plan:
+        # One sandbox per notebook, on a fresh copy: nothing one notebook does can reach another's results.
+        left = deadline - time.monotonic()
+        request = {"cases": [ex.wire(c) for c in public + hidden], "exercise": ex.id,
+                   "cell_time_limit": cell_time_limit, "case_time_limit": case_time_limit, "memory_mb": memory_mb,
+                   "time_limit": max(left, 0.0)}
+        lines, finished, returncode = _run_one(home, path, request, left, use_jail) if left > 0 else ([], False, None)
+        rows.append(_judge(name, ex, public, hidden, lines, finished, returncode, time_limit, log))
+    return rows
+
+
+def _run_one(home, path: Path, request: dict, seconds: float, use_jail: bool):
+    """Run one notebook's worker on a fresh copy of the submission: ``(lines, finished, exit status)``."""
     with tempfile.TemporaryDirectory(prefix="gofish-grade-") as tmp:
         work = Path(tmp) / "work"
-        relative = _copy_submission(home, [p for p, *_ in plan], work)
-        request = {"notebooks": [{"path": rel, "exercise": ex.id, "cases": [ex.wire(c) for c in public + hidden]}
-                                 for rel, (_, ex, public, hidden) in zip(relative, plan)],
-                   "cell_time_limit": cell_time_limit, "case_time_limit": case_time_limit, "memory_mb": memory_mb,
-                   "time_limit": time_limit}
+        request["path"] = _copy_submission(home, path, work)
         env = {"MPLBACKEND": "Agg", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0"}
         argv = [sys.executable, "-m", "gofish_teach.grade", "--worker"]
         if use_jail:
             argv = jail.command(argv, work=work, mode="require", env=env, scratch=tmp)
-            env = dict(env, PATH=os.environ.get("PATH", ""))
+            env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
         else:
             env = dict(os.environ, **env)
         start = time.monotonic()
@@ -238,72 +254,70 @@ def grade_submission(name: str, notebooks: list[tuple], *, home=None, seed: int 
             proc.stdin.close()
         except (BrokenPipeError, OSError):
             pass
-        lines, finished = _read_lines(proc.stdout.fileno(), start + time_limit)
+        lines, finished = _read_lines(proc.stdout.fileno(), start + seconds)
         if not finished:
             _kill_group(proc)
         proc.stdout.close()
         proc.wait()
-    messages = _parse(lines)
-    rows = []
-    for i, (path, ex, public, hidden) in enumerate(plan):
-        got = messages.get(i, {})
-        results = []
-        for k, case in enumerate(public + hidden):
-            reply = got.get(k)
-            if reply is None or reply.get("status") != "ok":
-                results.append((False, (reply or {}).get("status")))
-                continue
-            try:
-                value = plain.decode(reply.get("value"))
-            except ValueError:
-                results.append((False, "ok"))
-                continue
-            right, _ = ex.judge(case, value)
-            results.append((right, "ok"))
-        status, note = _status(i, got, results, finished, proc.returncode, ex, time_limit)
-        row = Row(name, ex.id, sum(r for r, _ in results[:len(public)]), len(public), status,
-                  sum(r for r, _ in results[len(public):]), len(hidden), note)
-        if note:
-            print(f"grade: {name}: {ex.id}: {status}: {note}", file=log)
-        rows.append(row)
-    return rows
+    return lines, finished, proc.returncode
 
 
-def _copy_submission(home: Path | None, notebooks: list[Path], work: Path) -> list[str]:
-    """Copy the submission into ``work``: its folder ``home`` (its data files too), or just its notebooks.
+def _judge(name, ex, public, hidden, lines, finished, returncode, time_limit, log) -> Row:
+    """The row of one notebook, from its worker's replies: each returned value judged here."""
+    from .exercises import plain
 
-    Returns the notebooks' paths inside ``work``. Links are not followed: a learner's link to
-    another learner's folder or to the solutions copies as a link to nothing in the sandbox.
+    got = _parse(lines)
+    results = []
+    for k, case in enumerate(public + hidden):
+        reply = got.get(k)
+        if reply is None or reply.get("status") != "ok":
+            results.append((False, (reply or {}).get("status")))
+            continue
+        try:
+            value = plain.decode(reply.get("value"))
+        except ValueError:
+            results.append((False, "ok"))
+            continue
+        right, _ = ex.judge(case, value)
+        results.append((right, "ok"))
+    status, note = _status(got, results, finished, returncode, ex, time_limit)
+    if note:
+        print(f"grade: {name}: {ex.id}: {status}: {note}", file=log)
+    return Row(name, ex.id, sum(r for r, _ in results[:len(public)]), len(public), status,
+               sum(r for r, _ in results[len(public):]), len(hidden), note)
+
+
+def _copy_submission(home: Path | None, notebook: Path, work: Path) -> str:
+    """Copy the submission into ``work``: its folder ``home`` (its data files too), or just the notebook.
+
+    Returns the notebook's path inside ``work``. Links are copied as links, never followed: a
+    link to another learner's folder or to the solutions leads nowhere inside the sandbox.
     """
     work.mkdir()
     if home is not None and sum(f.stat().st_size for f in home.rglob("*") if f.is_file() and not f.is_symlink()) \
             <= MAX_COPY_MB * 2**20:
         shutil.copytree(home, work, symlinks=True, dirs_exist_ok=True,
                         ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-        return [str(p.relative_to(home)) for p in notebooks]
-    names = []
-    for k, p in enumerate(notebooks):
-        names.append(f"{k:02d}-{p.name}")
-        shutil.copy2(p, work / names[-1])
-    return names
+        return str(notebook.relative_to(home))
+    shutil.copy2(notebook, work / notebook.name)
+    return notebook.name
 
 
-def _parse(lines: list[str]) -> dict[int, dict]:
-    """``{notebook: {case: reply, "cells": reply, "missing": reply}}``; the first reply for each wins."""
-    got: dict[int, dict] = {}
+def _parse(lines: list[str]) -> dict:
+    """``{case: reply, "cells": reply, "missing": reply}``; the first reply for each wins."""
+    got: dict = {}
     for line in lines:
         try:
             message = json.loads(line, parse_constant=lambda c: None)
-            n = message["n"]
             key = message["case"] if "case" in message else message["kind"]
         except (ValueError, KeyError, TypeError):
             continue
-        if type(n) is int and (type(key) is int or key in ("cells", "missing")):
-            got.setdefault(n, {}).setdefault(key, message)
+        if type(key) is int or key in ("cells", "missing"):
+            got.setdefault(key, message)
     return got
 
 
-def _status(i, got, results, finished, returncode, ex, time_limit) -> tuple[str, str]:
+def _status(got, results, finished, returncode, ex, time_limit) -> tuple[str, str]:
     """The row's status and, unless all went well, a note that says why."""
     cells = got.get("cells", {})
     seen = [s for _, s in results if s]
@@ -412,32 +426,30 @@ class CellTimeout(Exception):
 
 
 def _worker(request: dict, emit) -> None:
-    """Run each notebook, then call its function on every case; ``emit`` what happened, as plain data."""
+    """Run the notebook, then call its function on every case; ``emit`` what happened, as plain data."""
     from IPython.core.interactiveshell import InteractiveShell
 
     from .exercises import get_exercise, plain, sandbox
 
     shell = InteractiveShell.instance()
-    for n, item in enumerate(request["notebooks"]):
-        ex = get_exercise(item["exercise"])
-        shell.reset(new_session=False)
-        status, error = run_notebook(shell, item["path"], request["cell_time_limit"])
-        emit({"n": n, "kind": "cells", "status": status, "error": error})
-        if status in ("timeout", "memory"):
-            continue
-        func = shell.user_ns.get(ex.function)
-        if not callable(func):
-            emit({"n": n, "kind": "missing"})
-            continue
-        limit = request.get("case_time_limit") or ex.time_limit
-        for k, wire in enumerate(item["cases"]):
-            outcome = sandbox.call(ex.call, (func, wire), time_limit=limit)
-            reply = {"n": n, "case": k, "status": outcome.status, "error": outcome.error[:300]}
-            if outcome.status == "ok":
-                reply["value"] = plain.encode(outcome.value)
-            emit(reply)
-            if outcome.status == "timeout":
-                break
+    ex = get_exercise(request["exercise"])
+    status, error = run_notebook(shell, request["path"], request["cell_time_limit"])
+    emit({"kind": "cells", "status": status, "error": error})
+    if status in ("timeout", "memory"):
+        return
+    func = shell.user_ns.get(ex.function)
+    if not callable(func):
+        emit({"kind": "missing"})
+        return
+    limit = request.get("case_time_limit") or ex.time_limit
+    for k, wire in enumerate(request["cases"]):
+        outcome = sandbox.call(ex.call, (func, wire), time_limit=limit)
+        reply = {"case": k, "status": outcome.status, "error": outcome.error[:300]}
+        if outcome.status == "ok":
+            reply["value"] = plain.encode(outcome.value)
+        emit(reply)
+        if outcome.status == "timeout":
+            break
 
 
 def run_notebook(shell, path, cell_time_limit: float) -> tuple[str, str]:

@@ -141,4 +141,12 @@ def command(argv: list[str], *, work, mode: str = "auto", env: dict | None = Non
     args += ["--bind", str(Path(work).resolve()), WORK, "--chdir", WORK, "--clearenv"]
     for key, value in inside.items():
         args += ["--setenv", key, str(value)]
-    return args + ["--"] + list(argv)
+    return args + ["--"] + [_bound(a) for a in argv]
+
+
+def _bound(arg: str) -> str:
+    """``arg`` as a path that exists inside: the virtual environment is bound at its real path."""
+    prefix = sys.prefix.rstrip("/") + "/"
+    if isinstance(arg, str) and arg.startswith(prefix):
+        return os.path.join(os.path.realpath(sys.prefix), arg[len(prefix):])
+    return arg
