@@ -211,7 +211,7 @@ def grade_submission(name: str, notebooks: list[tuple], *, home=None, seed: int 
                      time_limit: float = TIME_LIMIT, cell_time_limit: float = CELL_TIME_LIMIT,
                      memory_mb: int = MEMORY_MB, case_time_limit: float | None = None, log=None) -> list[Row]:
     """Grade one submission's ``(notebook path, exercise id)`` pairs in a sandboxed process of its own."""
-    from .exercises import get_exercise, plain
+    from .exercises import get_exercise
 
     log = log or sys.stderr
     notebooks = [(Path(p).resolve(), ex) for p, ex in notebooks]

@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from ..cards import plural
-from ..events import Ask, Draw, GoFish, Give
+from ..events import Ask, Draw, Give
 from ..game import Game, IllegalMove
 from ..rules import Rules
 from .checking import Case, Exercise
