@@ -78,7 +78,10 @@ class Exercise:
         """Cases made at grading time from ``seed``, which only the grader knows (none without ``make_hidden``)."""
         if self.make_hidden is None:
             return []
-        return self.make_hidden(np.random.default_rng([int(seed), int(self.id[:2])]))
+        made = self.__dict__.setdefault("_hidden", {})  # one seed per grading run: made once, for every learner
+        if seed not in made:
+            made[seed] = self.make_hidden(np.random.default_rng([int(seed), int(self.id[:2])]))
+        return made[seed]
 
     def wire(self, case: Case):
         """The call as plain data, for the learner's process."""
