@@ -227,7 +227,8 @@ def cluster_bootstrap_ratio(numerators, denominators, *, resamples: int = 2000, 
     each calibration bin, one column per bin). Answers from one cluster are not independent,
     so the clusters, not the answers, are resampled with replacement; the interval is the
     percentile interval of the resampled ratios (a column with no answers in a resample is
-    left out of that column's interval). Returns ``(estimate, low, high)``, one value per column.
+    left out of that column's interval; a column with no answers at all gets ``nan``).
+    Returns ``(estimate, low, high)``, one value per column.
 
     >>> hits = [[1, 0], [2, 1], [0, 1], [3, 0]]         # 4 clusters, 2 bins
     >>> answers = [[2, 1], [3, 1], [1, 2], [3, 1]]
@@ -251,8 +252,11 @@ def cluster_bootstrap_ratio(numerators, denominators, *, resamples: int = 2000, 
     with np.errstate(invalid="ignore", divide="ignore"):
         ratios = np.where(bottom > 0, top / np.where(bottom > 0, bottom, 1), np.nan)
     tail = (1 - confidence) / 2 * 100
-    low, high = np.nanpercentile(ratios, [tail, 100 - tail], axis=0)
-    estimate = num.sum(axis=0) / den.sum(axis=0)
+    low, high = np.full(num.shape[1], np.nan), np.full(num.shape[1], np.nan)
+    some = ~np.isnan(ratios).all(axis=0)  # a column without answers anywhere has no interval (nan)
+    low[some], high[some] = np.nanpercentile(ratios[:, some], [tail, 100 - tail], axis=0)
+    total = den.sum(axis=0)
+    estimate = np.divide(num.sum(axis=0), total, out=np.full(num.shape[1], np.nan), where=total > 0)
     return estimate, low, high
 
 

@@ -215,3 +215,12 @@ def test_cluster_bootstrap_names_a_shape_mismatch():
         cluster_bootstrap_ratio([[1, 2]], [[1, 2]])
     with pytest.raises(ValueError, match="numerators and denominators"):
         cluster_bootstrap_ratio([1, 2, 3], [[1], [2], [3]])
+
+
+def test_cluster_bootstrap_gives_nan_for_a_column_without_answers_and_no_warning():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        est, low, high = cluster_bootstrap_ratio([[1, 0], [0, 0]], [[1, 0], [2, 0]])
+    assert est[0] == pytest.approx(1 / 3) and np.isnan([est[1], low[1], high[1]]).all()
