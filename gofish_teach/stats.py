@@ -168,8 +168,13 @@ class Verdict:
     games: int
     alpha: float
 
+    @property
+    def p_text(self) -> str:
+        """``"p = 0.031"``; a p-value too small for a float to hold shows as ``"p < 1e-300"``."""
+        return f"p = {self.pvalue:.2g}" if self.pvalue > 0 else "p < 1e-300"
+
     def __str__(self) -> str:
-        return f"{self.text} (p = {self.pvalue:.2g}, {self.method})"
+        return f"{self.text} ({self.p_text}, {self.method})"
 
 
 def verdict(row: ShareRow, fair: float, *, alpha: float = 0.05, min_games: int = MIN_GAMES) -> Verdict:

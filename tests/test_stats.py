@@ -224,3 +224,8 @@ def test_cluster_bootstrap_gives_nan_for_a_column_without_answers_and_no_warning
         warnings.simplefilter("error")
         est, low, high = cluster_bootstrap_ratio([[1, 0], [0, 0]], [[1, 0], [2, 0]])
     assert est[0] == pytest.approx(1 / 3) and np.isnan([est[1], low[1], high[1]]).all()
+
+
+def test_verdict_shows_a_p_value_that_underflows_as_a_bound():
+    v = verdict(_row(7200, 10_000), 1 / 4)
+    assert v.pvalue == 0 and "p < 1e-300" in str(v)

@@ -24,6 +24,7 @@ True
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
 from fractions import Fraction
 from math import comb
@@ -319,6 +320,100 @@ inline("L05-calibration-bin", calibration_bin_reference,
         ((_PROBS, _HAPPENED, Fraction(11, 20), Fraction(3, 5)), "no answer here: None")],
        title="One bin of a calibration table", lesson="05", kind=FractionsOrNone,
        goal="Keep the answers in the bin; average what was stated, and the share that happened.")
+
+
+
+# --------------------------------------------------------------------------- lesson 06
+def games_needed_reference(delta, sigma):
+    """Games for 80% power at the 5% level (two-sided): ((1.96 + 0.84) sigma / delta)^2, rounded up."""
+    return math.ceil(((1.96 + 0.84) * sigma / delta) ** 2)
+
+
+class WholeNumber(Exercise):
+    def compare(self, expected, returned):
+        if isinstance(returned, float) and returned.is_integer():
+            return False, "right size, but return an int (math.ceil gives one)"
+        if isinstance(returned, bool) or not isinstance(returned, int):
+            return False, f"return a whole number of games (an int), not a {type(returned).__name__}"
+        if returned == expected - 1:
+            return False, "one game short: round up, never down (math.ceil)"
+        return returned == expected, ""
+
+
+inline("L06-games-needed", games_needed_reference,
+       [((0.02, 0.439), "lesson 6: one strategy against the fair 1/4"),
+        ((0.02, 0.62), "two strategies on different decks"),
+        ((0.01, 0.439), "half the edge: about four times the games"),
+        ((0.05, 0.45), "a 5-point edge, a game share with sd 0.45"),
+        ((0.1, 0.3), "a big edge, little noise")],
+       title="How many games to detect an edge?", lesson="06", kind=WholeNumber,
+       goal="n = ((z_0.975 + z_0.80) sigma / delta)^2, with 1.96 and 0.84, rounded up.")
+
+
+def exact_p_value_reference(wins, games, fair):
+    """The two-sided exact binomial test's p-value (scipy.stats.binomtest)."""
+    from scipy import stats
+
+    return float(stats.binomtest(wins, games, fair).pvalue)
+
+
+class CloseFloat(Exercise):
+    def compare(self, expected, returned):
+        if isinstance(returned, bool) or not isinstance(returned, (int, float)):
+            return False, f"return the p-value as a float, not a {type(returned).__name__}"
+        if not 0 <= returned <= 1:
+            return False, "a p-value lies between 0 and 1"
+        if abs(returned - expected / 2) <= 1e-9 * max(1, expected) and expected < 1:
+            return False, "that is half the answer: the test is two-sided (alternative='two-sided')"
+        return abs(returned - expected) <= 1e-9 + 1e-6 * expected, ""
+
+    def show(self, value):
+        return f"{value:.6g}" if isinstance(value, float) else super().show(value)
+
+
+inline("L06-exact-p-value", exact_p_value_reference,
+       [((6, 6, 0.5), "lesson 6: greedy won 6 of 6"),
+        ((40, 60, 0.5), "40 of 60 against a fair 1/2"),
+        ((30, 100, 0.25), "30 of 100 against 1/4"),
+        ((25, 100, 0.25), "exactly the fair share"),
+        ((1, 20, 0.25), "far below the fair share")],
+       title="The exact binomial test", lesson="06", kind=CloseFloat,
+       goal="scipy.stats.binomtest(wins, games, fair).pvalue: the chance of a result at least this far from fair.")
+
+
+
+# --------------------------------------------------------------------------- lesson 07
+def first_ask_success_reference(held, unseen, hand_size):
+    """P(an opponent's hand_size cards, from `unseen`, hold one of the 4 - held unseen copies of the rank)."""
+    return 1 - Fraction(comb(unseen - (4 - held), hand_size), comb(unseen, hand_size))
+
+
+inline("L07-first-ask-success", first_ask_success_reference,
+       [((1, 47, 5), "q(1) of lesson 7: you hold one, 3 copies unseen"),
+        ((3, 47, 5), "you hold three: one copy left"),
+        ((2, 45, 7), "family, 2 players: 7 cards each, so 45 unseen"),
+        ((4, 47, 5), "you hold all four: none can be out there"),
+        ((1, 8, 8), "the opponent holds every unseen card")],
+       title="P(the first ask succeeds), for a rank you hold", lesson="07", kind=ExactProbability,
+       goal="1 - P(none of the 4 - held copies among the opponent's cards): the hypergeometric count again.")
+
+
+def mean_and_median_reference(table):
+    """[mean, median] of a length table [[length, games], ...], as Fractions (median: the middle game, or the two middle ones' average)."""
+    lengths = sorted(length for length, games in table for _ in range(games))
+    n = len(lengths)
+    middle = Fraction(lengths[n // 2]) if n % 2 else Fraction(lengths[n // 2 - 1] + lengths[n // 2], 2)
+    return [Fraction(sum(lengths), n), middle]
+
+
+inline("L07-mean-and-median", mean_and_median_reference,
+       [(([[60, 1], [62, 2], [70, 1]],), "four games: an even number, so two middle ones"),
+        (([[48, 3], [50, 1], [81, 1]],), "one long game pulls the mean up, not the median"),
+        (([[64, 5]],), "every game the same length"),
+        (([[70, 1], [50, 2], [60, 2]],), "the table need not be sorted"),
+        (([[40, 1], [63, 4], [64, 4]],), "one short game: the mean falls below the median")],
+       title="Mean and median from a table of game lengths", lesson="07", kind=ExactFractions,
+       goal="Expand the table into games (or count through it), then average, and find the middle.")
 
 
 __all__ = ["INLINE", "REFERENCES", "ExactFractions", "ExactNumber", "inline", "run_check"]

@@ -215,7 +215,7 @@ class Experiment(Exercise):
         return super().show(value)
 
 
-EXPERIMENT = Experiment("10-experiment", "experiment", "running a fair experiment with a confidence interval", "05",
+EXPERIMENT = Experiment("10-experiment", "experiment", "running a fair experiment with a confidence interval", "06",
                         "Make a comparison fair (alternate who moves first), count ties honestly, and report a "
                         "Wilson 95% interval.", make_cases=_experiment_cases)
 
@@ -276,6 +276,6 @@ def _capstone_cases() -> list[Case]:
                  "three random_asker opponents") for seed in range(6)]
 
 
-CAPSTONE = Capstone("11-my-strategy", "my_strategy", "your own strategy, ready for the class tournament", "05",
+CAPSTONE = Capstone("11-my-strategy", "my_strategy", "your own strategy, ready for the class tournament", "06",
                     "Write a strategy that always asks legally, test it, and enter it in the class tournament.",
                     time_limit=20.0, make_cases=_capstone_cases)
