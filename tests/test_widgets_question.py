@@ -118,7 +118,7 @@ def test_bad_question_names_the_field(kwargs, says):
 def test_text_and_html_show_the_question_without_a_kernel(choice, number):
     assert choice.text().splitlines() == ["Is P(West holds a Queen) more or less than 1/2?",
                                           "  A. more than 1/2", "  B. about 1/2", "  C. less than 1/2"]
-    assert '<ol type="A"><li>more than 1/2</li>' in choice._repr_html_()
+    assert "<p>A. more than 1/2<br>B. about 1/2<br>C. less than 1/2</p>" in choice._repr_html_()
     assert "within 0.005 counts as right" in number.text()
     assert "1/4 or 25%" in number._repr_html_()
 
@@ -150,6 +150,7 @@ def test_feedback_is_not_colour_alone():
     html = {s: Feedback(s, f"{s} text").html() for s in ("right", "wrong", "invalid")}
     assert "solid" in html["right"] and "dashed" in html["wrong"] and "dotted" in html["invalid"]
     assert "✔" in html["right"] and "✘" in html["wrong"]
+    assert Feedback("wrong", "Not quite. <b>x</b>\nnext").html().endswith("<b>✘ Not quite.</b> &lt;b&gt;x&lt;/b&gt;<br>next</div>")
 
 
 def test_a_bug_in_checking_is_a_message_not_a_traceback(choice, monkeypatch):

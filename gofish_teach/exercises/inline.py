@@ -111,7 +111,7 @@ inline("L00-count-asks", count_asks_reference,
         ((["A", "A", "A"], 1), "three of one rank, one opponent"),
         (([], 3), "an empty hand has nothing to ask for"),
         ((["2", "9", "2", "9", "K", "K"], 5), "three ranks, five opponents")],
-       title="How many asks can you make?", lesson="00",
+       title="How many asks a hand allows", lesson="00",
        goal="An ask is a pair (opponent, rank you hold): count the ranks, not the cards.")
 
 
@@ -130,7 +130,7 @@ inline("L01-deal-size", deal_size_reference,
         (("pond", 3), "the online table deals five to everyone"), (("bicycle", 3), ""),
         (("bicycle", 6), "Bicycle's rules stop at five players: return 0"), (("classic", 2), ""),
         (("classic", 3), "three or more get five"), (("pond", 7), "no preset seats seven: return 0")],
-       title="How many cards does each preset deal?", lesson="01",
+       title="How many cards each preset deals", lesson="01",
        goal="Turn the rule comparison table into a function: a dict of dicts is enough.")
 
 
@@ -154,7 +154,7 @@ inline("L01-ask-success-share", ask_success_share_reference,
            "and shows it: lucky draw!", "South asks North for 3s.", "North gives South two 3s.",
            "South lays down a book of 3s.", "South asks East for Kings.", "East gives South one King."],),
          "a lucky draw is not an answer with cards")],
-       title="What share of asks succeed?", lesson="01", kind=ExactProbability,
+       title="The share of asks that succeed", lesson="01", kind=ExactProbability,
        goal="Every ask is answered either with cards (\"... gives ...\") or with \"Go Fish!\": count lines.")
 
 

@@ -62,10 +62,11 @@ class Feedback:
         return self.status == "right"
 
     def html(self) -> str:
-        """The feedback as HTML: the first line in bold, a border that is solid, dashed or dotted."""
-        first, _, rest = self.text.partition("\n")
+        """The feedback as HTML: an icon and the verdict word in bold, a border solid, dashed or dotted."""
+        mark = _MARKS[self.status]
+        rest = self.text[len(mark):] if self.text.startswith(mark) else " " + self.text
         border = {"right": "solid", "wrong": "dashed", "invalid": "dotted"}[self.status]
-        body = f"<b>{_ICONS[self.status]}{html.escape(first)}</b>" + "".join(f"<br>{html.escape(line)}" for line in rest.splitlines())
+        body = f"<b>{_ICONS[self.status]}{html.escape(mark)}</b>" + html.escape(rest).replace("\n", "<br>")
         return (f'<div class="gofish-feedback gofish-{self.status}" role="status" '
                 f'style="border-left: 4px {border} #555; padding: 2px 8px; margin-top: 4px">{body}</div>')
 
@@ -183,13 +184,13 @@ class Question:
         return f"{self.prompt}\n  (Answer with {_NUMBER_FORMS}{self._within()}.)"
 
     def _within(self) -> str:
-        return f"; within {float(self.tolerance):g} counts as right" if self.tolerance else "; the exact value"
+        return f"; within {float(self.tolerance):g} counts as right" if self.tolerance else "; only the exact value counts"
 
     def _repr_html_(self) -> str:
         head = f'<div class="gofish-question"><p><b>Predict first.</b> {html.escape(self.prompt)}</p>'
         if self.kind == "choice":
-            items = "".join(f"<li>{html.escape(c)}</li>" for c in self.choices)
-            body = f'<ol type="A">{items}</ol>'
+            # Letters written out: JupyterLab's sanitizer drops <ol type="A">, and the buttons say A, B, C.
+            body = "<p>" + "<br>".join(f"{LETTERS[k]}. {html.escape(c)}" for k, c in enumerate(self.choices)) + "</p>"
         else:
             body = f"<p><i>Answer with {_NUMBER_FORMS}{self._within()}.</i></p>"
         return head + body + "</div>"
