@@ -181,9 +181,11 @@ def verdict(row: ShareRow, fair: float, *, alpha: float = 0.05, min_games: int =
     """Is a win share (a :class:`ShareRow` of :func:`win_share`) above or below ``fair``?
 
     The test is two-sided at level ``alpha``. Without ties the wins are a binomial count and
-    the p-value is the exact binomial test's (``scipy.stats.binomtest``). With ties (fractional
-    wins) it is a score test with the null variance ``fair * (1 - fair)``, an upper bound on
-    the variance of a share in [0, 1] (see the module notes), so it errs on the side of no verdict.
+    the p-value is the exact binomial test's (``scipy.stats.binomtest``); it is used whenever
+    the wins are a whole number (ties that happen to add up to whole wins make it an
+    approximation). With fractional wins it is a score test with the null variance
+    ``fair * (1 - fair)``, an upper bound on the variance of a share in [0, 1] (see the module
+    notes), so it errs on the side of no verdict.
     Below ``min_games`` games the text is "too few games for a verdict", whatever the p-value:
     give the p-value, not a conclusion. To read several verdicts at once, divide ``alpha`` by
     their number (Bonferroni), so that all of them together raise a false alarm at most

@@ -229,3 +229,11 @@ def test_cluster_bootstrap_gives_nan_for_a_column_without_answers_and_no_warning
 def test_verdict_shows_a_p_value_that_underflows_as_a_bound():
     v = verdict(_row(7200, 10_000), 1 / 4)
     assert v.pvalue == 0 and "p < 1e-300" in str(v)
+
+
+def test_several_game_length_outlines_differ_in_line_style_not_colour_alone():
+    runs = {name: made_up([[1, 0, 0]] * 5, asks=[40, 41, 41, 42, 45]) for name in ("a", "b", "c")}
+    ax = plot_game_length(runs)
+    styles = [patch.get_linestyle() for patch in ax.patches]
+    assert len(set(styles)) == 3
+    plt.close("all")
