@@ -108,6 +108,7 @@ def test_parse_number_forms():
     (dict(choices=["a", "b"], answer="a", wrong={"z": "?"}), "wrong"),
     (dict(answer="half"), "answer"),
     (dict(answer=0.5, tolerance=-1), "tolerance"),
+    (dict(answer=0.5, tolerance=0.1, wrong={0.55: "?"}), "wrong: 11/20 is within the tolerance"),
 ])
 def test_bad_question_names_the_field(kwargs, says):
     with pytest.raises(ValueError, match=says):

@@ -30,31 +30,13 @@ from fractions import Fraction
 from math import comb
 from typing import Callable
 
-from .chances import ExactProbability
+from .chances import ExactNumber, ExactProbability
 from .checking import Case, Exercise, run_check
 
 #: Every inline check, in lesson order.
 INLINE: list[Exercise] = []
 #: The reference solution of each inline check, by id.
 REFERENCES: dict[str, Callable] = {}
-
-
-class ExactNumber(Exercise):
-    """An exact answer that need not be a probability: a ``Fraction`` or an ``int`` of the same value."""
-
-    def compare(self, expected, returned):
-        if isinstance(returned, float):
-            close = abs(returned - float(expected)) < 1e-9
-            return False, ("right value, but a float is rounded: return a fractions.Fraction" if close else
-                           "return an exact fractions.Fraction, not a float")
-        if isinstance(returned, bool) or not isinstance(returned, (Fraction, int)):
-            return False, f"return a fractions.Fraction, not a {type(returned).__name__}"
-        return returned == expected, ""
-
-    def show(self, value):
-        if isinstance(value, Fraction) and value.denominator != 1:
-            return f"Fraction({value.numerator}, {value.denominator})  (= {float(value):.4f})"
-        return super().show(value)
 
 
 def inline(id: str, reference: Callable, calls, *, title: str, lesson: str, goal: str,

@@ -114,6 +114,9 @@ class Question:
                 raise ValueError("tolerance: it cannot be negative")
             self.correct, self.tolerance = _exact(answer), _exact(tolerance)
             self.wrong = {_exact(value): why for value, why in wrong.items()}
+            for value in self.wrong:
+                if abs(value - self.correct) <= self.tolerance:
+                    raise ValueError(f"wrong: {value} is within the tolerance of the answer, so it would count as right")
         self._widget = None
 
     @property
