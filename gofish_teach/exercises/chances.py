@@ -63,26 +63,35 @@ def _p_lucky_hidden(rng) -> list[Case]:
     return cases
 
 
-class ExactProbability(Exercise):
+class ExactNumber(Exercise):
+    """An exact answer: a ``Fraction`` (or an ``int``) of the expected value; a float gets a hint."""
+
     exact = True
 
     def compare(self, expected, returned):
         if isinstance(returned, float) and not math.isfinite(returned):
-            return False, f"it returned {returned!r}, not a probability: return a fractions.Fraction"
+            return False, f"it returned {returned!r}, which is not a number: return a fractions.Fraction"
         if isinstance(returned, float):
             close = abs(returned - float(expected)) < 1e-9
             return False, ("right value, but a float is rounded: return a fractions.Fraction" if close else
                            "return an exact fractions.Fraction, not a float")
         if isinstance(returned, bool) or not isinstance(returned, (Fraction, int)):
             return False, f"return a fractions.Fraction, not a {type(returned).__name__}"
-        if not 0 <= returned <= 1:
-            return False, "a probability lies between 0 and 1"
         return returned == expected, ""
 
     def show(self, value):
         if isinstance(value, Fraction):
             return f"Fraction({value.numerator}, {value.denominator})  (= {float(value):.4f})"
         return super().show(value)
+
+
+class ExactProbability(ExactNumber):
+    """An exact probability: as :class:`ExactNumber`, and a value outside [0, 1] is named as such."""
+
+    def compare(self, expected, returned):
+        if isinstance(returned, (Fraction, int)) and not isinstance(returned, bool) and not 0 <= returned <= 1:
+            return False, "a probability lies between 0 and 1"
+        return super().compare(expected, returned)
 
 
 P_LUCKY = ExactProbability("07-p-lucky", "p_lucky", "P(lucky draw), exactly, from a hand", "03",

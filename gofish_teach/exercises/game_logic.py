@@ -334,7 +334,7 @@ class NextAsker(Exercise):
         return int(returned) == expected, ""
 
 
-NEXT_ASKER = NextAsker("05-next-asker", "next_asker", "whose turn is next, under two presets", "06",
+NEXT_ASKER = NextAsker("05-next-asker", "next_asker", "whose turn is next, under two presets", "07",
                        "Follow the turn through lucky draws, empty hands and an empty ocean, and see two rule "
                        "sets disagree.", make_cases=_next_asker_cases,
                        make_hidden=_next_asker_hidden)
@@ -397,7 +397,7 @@ class GameOver(Exercise):
         return False, ""
 
 
-GAME_OVER = GameOver("06-game-over", "game_over", "the end of the game and the winners, ties included", "06",
+GAME_OVER = GameOver("06-game-over", "game_over", "the end of the game and the winners, ties included", "07",
                      "Three end rules, one always-true rule (the last book ends it), and ties that share the win.",
                      make_hidden=_game_over_hidden,
                      make_cases=_game_over_cases)

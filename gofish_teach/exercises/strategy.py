@@ -191,7 +191,7 @@ class Experiment(Exercise):
         return super().show(value)
 
 
-EXPERIMENT = Experiment("10-experiment", "experiment", "running a fair experiment with a confidence interval", "05",
+EXPERIMENT = Experiment("10-experiment", "experiment", "running a fair experiment with a confidence interval", "06",
                         "Make a comparison fair (alternate who moves first), count ties honestly, and report a "
                         "Wilson 95% interval.", make_cases=_experiment_cases, make_hidden=_experiment_hidden)
 
@@ -284,6 +284,6 @@ def _capstone_hidden(rng) -> list[Case]:
     return [_capstone_case(int(rng.integers(100, 2**30)), int(rng.integers(4))) for _ in range(4)]
 
 
-CAPSTONE = Capstone("11-my-strategy", "my_strategy", "your own strategy, ready for the class tournament", "05",
+CAPSTONE = Capstone("11-my-strategy", "my_strategy", "your own strategy, ready for the class tournament", "06",
                     "Write a strategy that always asks legally, test it, and enter it in the class tournament.",
                     time_limit=20.0, make_cases=_capstone_cases, make_hidden=_capstone_hidden)
