@@ -161,5 +161,5 @@ def test_inline_hints_for_inexact_answers():
         return "10/17"
 
     text = run_check("L03-hypergeom-mean-var", floats).text()
-    assert "item 0 is wrong: " in text and "return an exact fractions.Fraction" in text
+    assert "item 0 is wrong: right value, but a float is rounded: return a fractions.Fraction" in text
     assert "return a fractions.Fraction, not a str" in run_check("L02-expected-pairs", stringy).text()
