@@ -151,3 +151,15 @@ def test_inline_ids_are_unique_and_name_their_lesson():
     assert len(ids) == len(set(ids))
     for ex in INLINE:
         assert re.fullmatch(r"L\d\d-[a-z0-9-]+", ex.id) and ex.id[1:3] == ex.lesson, ex.id
+
+
+def test_inline_hints_for_inexact_answers():
+    def floats(N, K, n):
+        return [n * K / N, 0.0]
+
+    def stringy(k, n_ranks=13):
+        return "10/17"
+
+    text = run_check("L03-hypergeom-mean-var", floats).text()
+    assert "item 0 is wrong: right value, but a float is rounded: return a fractions.Fraction" in text
+    assert "return a fractions.Fraction, not a str" in run_check("L02-expected-pairs", stringy).text()

@@ -67,10 +67,12 @@ class ExactNumber(Exercise):
     """An exact answer: a ``Fraction`` (or an ``int``) of the expected value; a float gets a hint."""
 
     exact = True
+    #: What the answer is, in the message for a NaN or an infinity.
+    kind = "a number"
 
     def compare(self, expected, returned):
         if isinstance(returned, float) and not math.isfinite(returned):
-            return False, f"it returned {returned!r}, which is not a number: return a fractions.Fraction"
+            return False, f"it returned {returned!r}, not {self.kind}: return a fractions.Fraction"
         if isinstance(returned, float):
             close = abs(returned - float(expected)) < 1e-9
             return False, ("right value, but a float is rounded: return a fractions.Fraction" if close else
@@ -87,6 +89,8 @@ class ExactNumber(Exercise):
 
 class ExactProbability(ExactNumber):
     """An exact probability: as :class:`ExactNumber`, and a value outside [0, 1] is named as such."""
+
+    kind = "a probability"
 
     def compare(self, expected, returned):
         if isinstance(returned, (Fraction, int)) and not isinstance(returned, bool) and not 0 <= returned <= 1:

@@ -39,13 +39,31 @@ INLINE: list[Exercise] = []
 REFERENCES: dict[str, Callable] = {}
 
 
+class ExactList(ExactNumber):
+    """A list of exact answers, compared item by item as :class:`~.chances.ExactNumber` does."""
+
+    def compare(self, expected, returned):
+        if not isinstance(returned, list):
+            return False, f"return a list of {len(expected)} Fractions, not a {type(returned).__name__}"
+        if len(returned) != len(expected):
+            return False, f"return a list of {len(expected)} values, not {len(returned)}"
+        for k, (want, got) in enumerate(zip(expected, returned)):
+            right, hint = super().compare(want, got)
+            if not right:
+                return False, f"item {k} is wrong" + (f": {hint}" if hint else "")
+        return True, ""
+
+    def show(self, value):
+        return Exercise.show(self, value)
+
+
 def inline(id: str, reference: Callable, calls, *, title: str, lesson: str, goal: str,
            kind: type[Exercise] = Exercise) -> Exercise:
     """Register an inline check: ``calls`` is a list of ``(args, note)`` (or ``(args, kwargs, note)``).
 
     The expected answer of each case is ``reference(*args, **kwargs)``; ``kind`` chooses how
-    answers are compared (:class:`Exercise`: equal and of the same type; :class:`ExactNumber`;
-    :class:`~.chances.ExactProbability`).
+    answers are compared (:class:`Exercise`: equal and of the same type; :class:`~.chances.ExactNumber`,
+    :class:`ExactList` or :class:`~.chances.ExactProbability`: exact, with a hint for a float).
     """
     function = reference.__name__.removesuffix("_reference")
 
@@ -178,7 +196,7 @@ inline("L03-hypergeom-mean-var", hypergeom_mean_var_reference,
        [((47, 2, 5), "sevens in West's 5 cards"), ((47, 2, 32), "sevens in the 32-card ocean"),
         ((52, 4, 52), "Aces in the whole deck: no randomness left"), ((52, 13, 5), "hearts in 5 cards"),
         ((10, 3, 1), "one draw: the finite-population correction is 1")],
-       title="The hypergeometric mean and variance", lesson="03",
+       title="The hypergeometric mean and variance", lesson="03", kind=ExactList,
        goal="Mean n K/N; variance as the binomial's, times (N - n)/(N - 1). Return a list of two Fractions.")
 
 
@@ -194,7 +212,7 @@ inline("L03-top-card-terms", top_card_terms_reference,
         ((47, 3, 5), "three unseen, a hand of 5"),
         ((10, 1, 3), "one copy unseen"),
         ((8, 4, 4), "four copies, half the unseen cards in their hand")],
-       title="P(the top card is the rank), case by case", lesson="03",
+       title="P(the top card is the rank), case by case", lesson="03", kind=ExactList,
        goal="Split by how many copies they hold: weight each case's chance of the top card by its probability.")
 
 
@@ -399,3 +417,5 @@ inline("L07-mean-and-median", mean_and_median_reference,
 
 
 __all__ = ["INLINE", "REFERENCES", "ExactFractions", "ExactNumber", "inline", "run_check"]
+
+__all__ = ["INLINE", "REFERENCES", "ExactList", "ExactNumber", "inline", "run_check"]
