@@ -25,7 +25,6 @@ True
 from __future__ import annotations
 
 import math
-from collections import Counter
 from fractions import Fraction
 from math import comb
 from typing import Callable
@@ -416,6 +415,4 @@ inline("L07-mean-and-median", mean_and_median_reference,
        goal="Expand the table into games (or count through it), then average, and find the middle.")
 
 
-__all__ = ["INLINE", "REFERENCES", "ExactFractions", "ExactNumber", "inline", "run_check"]
-
-__all__ = ["INLINE", "REFERENCES", "ExactList", "ExactNumber", "inline", "run_check"]
+__all__ = ["INLINE", "REFERENCES", "ExactFractions", "ExactList", "ExactNumber", "inline", "run_check"]
