@@ -54,11 +54,12 @@ def lesson_files(lesson_dir: Path | None = None) -> dict[str, Path]:
 
 
 def lesson_texts(lesson_dir: Path | None = None) -> dict[str, str]:
-    """Each lesson's markdown; the welcome's list of coming lessons ("Where next") left out,
-    since naming a lesson's topic there is not using the term."""
+    """Each lesson's text: its markdown and its code (the predict-first questions are code); the
+    welcome's list of coming lessons ("Where next") left out, since naming a lesson's topic
+    there is not using the term."""
     texts = {}
     for number, path in lesson_files(lesson_dir).items():
-        text = markdown(path)
+        text = "\n".join(source(c) for c in cells(path))
         if number == "00":
             text = text.split("## Where next")[0]
         texts[number] = text
@@ -227,6 +228,7 @@ def test_glossary_says_where_each_term_first_appears():
 
 
 def test_glossary_terms_are_flagged_or_used():
+    needs_course_numbering()
     texts = "\n".join(lesson_texts().values()) + "\n".join(markdown(p) for p in KIT_NOTEBOOKS)
     unused = [forms[0] for forms, _ in glossary_entries() if not term_pattern(forms).search(texts)]
     assert not unused, f"glossary.md defines terms used neither in the lessons nor in the kit: {unused}"
