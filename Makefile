@@ -26,7 +26,8 @@ lab: $(STAMP)
 	exec $(BIN)/jupyter lab notebooks/ $$args
 
 # One pytest run: unit, scenario and property tests, the docstring examples, and every
-# committed notebook checked cell by cell against its saved outputs (strict nbval).
+# committed notebook checked cell by cell against its saved outputs (strict nbval); pytest
+# recurses into notebooks/, so the teacher's kit (notebooks/teacher/) is checked too.
 test: $(STAMP)
 	@$(BIN)/python -m pytest --doctest-modules --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
 		gofish_teach tests notebooks solutions
@@ -37,7 +38,7 @@ bench: $(STAMP)
 # Re-run every notebook top to bottom and save its outputs (do this after changing code they use).
 # No timing metadata (JupyterLab deletes it when a cell runs) and no widget state, so a run in JupyterLab adds no churn.
 notebooks: $(STAMP)
-	@for nb in notebooks/*.ipynb solutions/*.ipynb; do [ -e "$$nb" ] || continue; \
+	@for nb in notebooks/*.ipynb notebooks/teacher/*.ipynb solutions/*.ipynb; do [ -e "$$nb" ] || continue; \
 		$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 			--ExecutePreprocessor.record_timing=False --ExecutePreprocessor.store_widget_state=False "$$nb" || exit 1; done
 
