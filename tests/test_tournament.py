@@ -57,7 +57,7 @@ def played(tmp_path_factory):
         (folder / f"{name}.py").write_text(textwrap.dedent(source))
     (folder / "_helper.py").write_text("raise SystemExit('a private module, not an entry')\n")
     result = run_tournament(folder, "pond", players=4, games=1, builtins=["random"], time_limit=2,
-                            memory_mb=1024, seed=11)
+                            memory_mb=1024, seed=11, sandbox="require")
     return result, {e.name: e for e in result.entrants}
 
 
@@ -103,7 +103,7 @@ def test_the_leaderboard_ranks_by_win_share_with_intervals(played, tmp_path):
 def test_the_same_seed_plays_the_same_tournament(tmp_path):
     (tmp_path / "first.py").write_text("def strategy(view, rng):\n    return view.legal_asks()[0]\n")
     (tmp_path / "coin.py").write_text(textwrap.dedent(ENTRIES["good"]))
-    runs = [run_tournament(tmp_path, "family", players=2, games=3, builtins=["memory"], seed=5) for _ in range(2)]
+    runs = [run_tournament(tmp_path, "family", players=2, games=3, builtins=["memory"], seed=5, sandbox="require") for _ in range(2)]
     records = [[(e.name, e.games, e.wins) for e in r.entrants] for r in runs]
     assert records[0] == records[1] and len(runs[0].tables) == 3
 
@@ -123,7 +123,7 @@ def test_bad_arguments_are_named(tmp_path):
     (tmp_path / "a.py").write_text("def strategy(view, rng):\n    return view.legal_asks()[0]\n")
     with pytest.raises(ValueError, match="strategy 'smart' is unknown"):
         run_tournament(tmp_path, "pond", players=2, builtins=["smart"])
-    with pytest.raises(ValueError, match="games must be at least 1"):
+    with pytest.raises(ValueError, match=r"--games \(games\) must be a whole number from 1"):
         run_tournament(tmp_path, "pond", players=2, games=0)
     with pytest.raises(ValueError, match="needs at least 3 entrants"):
         run_tournament(tmp_path, "pond", players=3, builtins=["random"])
@@ -147,7 +147,7 @@ def test_save_strategy_writes_an_entry_the_tournament_loads(tmp_path):
     text = path.read_text()
     assert "def notebook_strategy(view, rng):" in text and text.rstrip().endswith("strategy = notebook_strategy")
     assert load_entry(path).__name__ == "notebook_strategy"
-    result = run_tournament(tmp_path, "pond", players=2, games=2, builtins=["random"], seed=3)
+    result = run_tournament(tmp_path, "pond", players=2, games=2, builtins=["random"], seed=3, sandbox="require")
     assert [e.status for e in result.entrants] == ["ok", "ok"]
 
 
@@ -161,7 +161,7 @@ def test_the_command_line_prints_the_leaderboard_and_writes_the_plot(tmp_path):
     out = io.StringIO()
     plot = tmp_path / "t.png"
     assert main(["tournament", str(folder), "--rules", "pond", "--players", "2", "--games", "2",
-                 "--builtins", "random", "--seed", "1", "--plot", str(plot)], out=out) == 0
+                 "--builtins", "random", "--seed", "1", "--sandbox", "require", "--plot", str(plot)], out=out) == 0
     text = out.getvalue()
     assert "Class tournament: pond rules, 2 players, 3 tables x 2 games" in text
     assert "cheat forfeits its 4 games: illegal ask" in text and f"Plot: {plot}" in text
