@@ -131,7 +131,7 @@ class LearnerPlayer:
         shutil.copyfile(entrant.path, self.work / entrant.path.name, follow_symlinks=False)
         env = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                "NUMBA_NUM_THREADS": "1", "MPLBACKEND": "Agg", "PYTHONDONTWRITEBYTECODE": "1"}
-        argv = [sys.executable, "-m", "gofish_teach.tournament", "--worker", entrant.path.name, str(memory_mb or 0)]
+        argv = [_python(), "-m", "gofish_teach.tournament", "--worker", entrant.path.name, str(memory_mb or 0)]
         if sandboxed:
             argv = jail.command(argv, work=self.work, mode="require", env=env, scratch=str(scratch))
         else:  # a clean environment all the same: nothing of the teacher's session leaks in
@@ -255,6 +255,14 @@ class LearnerPlayer:
             except OSError:
                 pass
         shutil.rmtree(self.work, ignore_errors=True)
+
+
+def _python() -> str:
+    """This Python, by a path that works inside the sandbox: the virtual environment's folder
+    resolved (``.venv`` may be a link, to a place the sandbox does not show), its program not
+    (a venv's ``python`` links to the base interpreter, which would not see the venv)."""
+    folder, name = os.path.split(sys.executable)
+    return os.path.join(os.path.realpath(folder), name)
 
 
 def _children(pid) -> list[int]:
