@@ -16,12 +16,11 @@ Table('family', opponents=['memory', 'random', 'greedy'], seed=3)
 """
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
-
-import nbformat
 
 from .rules import PRESETS
 
@@ -30,8 +29,10 @@ OPPONENTS = ["memory", "random", "greedy"]
 DEFAULT_PORT = 8866
 
 
-def notebook(rules: str = "pond", seed: int | None = None) -> nbformat.NotebookNode:
+def notebook(rules: str = "pond", seed: int | None = None):
     """The page as a notebook: a sentence and a widget, twice (Voilà shows outputs and markdown only)."""
+    import nbformat  # here, not above: importing it takes seconds, and the command line imports this module
+
     if rules not in PRESETS:
         raise ValueError(f"--rules: {rules!r} is not a rule set; choose one of {', '.join(PRESETS)}")
     v4 = nbformat.v4
@@ -94,7 +95,7 @@ def run_play(args, out) -> None:
     page = notebook(args.rules, args.seed)
     with tempfile.TemporaryDirectory(prefix="gofish-play-") as folder:
         path = Path(folder) / "go-fish.ipynb"
-        nbformat.write(page, path)
+        path.write_text(json.dumps(page, indent=1), encoding="utf-8")
         browser = have_browser()
         if not browser:
             print("No web browser found: open the http://... address Voila prints below "
