@@ -25,6 +25,11 @@ lab: $(STAMP)
 	fi; \
 	exec $(BIN)/jupyter lab notebooks/ $$args
 
+# One PDF per lesson and per exercise sheet (no solutions) in handouts/, from the saved notebooks,
+# printed by headless Chromium (apt-get install chromium); no LaTeX.
+handouts: $(STAMP)
+	@$(BIN)/gofish-teach handouts handouts
+
 # The Table and the Explorer as a web page of their own (Voila), for a projector or a class that has
 # never opened JupyterLab. Prints the address; as root and without a browser too. PLAY_ARGS adds
 # options, e.g. --port=9000 --ip=0.0.0.0 (let the class connect) --rules=family --seed=7.
