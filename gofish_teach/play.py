@@ -36,7 +36,7 @@ def notebook(rules: str = "pond", seed: int | None = None):
     if rules not in PRESETS:
         raise ValueError(f"--rules: {rules!r} is not a rule set; choose one of {', '.join(PRESETS)}")
     v4 = nbformat.v4
-    return v4.new_notebook(cells=[
+    page = v4.new_notebook(cells=[
         v4.new_markdown_cell("Pick a rank from your hand, then the opponent to ask. "
                              "After \"Go Fish!\", click the ocean to draw."),
         v4.new_code_cell(f"from gofish_teach.widgets import Table\n"
@@ -45,6 +45,9 @@ def notebook(rules: str = "pond", seed: int | None = None):
                              "exact chance, and check it with a simulation."),
         v4.new_code_cell(f"from gofish_teach.widgets import Explorer\nExplorer({rules!r})"),
     ], metadata={"kernelspec": {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}})
+    for i, cell in enumerate(page.cells):
+        cell.id = f"play-{i}"   # the same page every time, not random ids
+    return page
 
 
 def voila_command(page: Path, port: int, browser: bool, ip: str = "localhost") -> list[str]:
@@ -86,6 +89,9 @@ def add_command(commands) -> None:
                       help=f"rule set: {', '.join(PRESETS)} (default: pond)")
     play.add_argument("--seed", type=int, default=None, metavar="N",
                       help="deal the same cards on every page load (default: a new deal each time)")
+    play.add_argument("--save", type=Path, default=None, metavar="FILE",
+                      help="write the page as a notebook to FILE and stop, for a Jupyter server that has Voila "
+                           "(JupyterHub, Binder): open it at /voila/render/FILE")
     play.set_defaults(run=run_play)
 
 
@@ -93,6 +99,11 @@ def run_play(args, out) -> None:
     if not 0 < args.port < 65536:
         raise ValueError(f"--port: {args.port} is not a port (1 to 65535)")
     page = notebook(args.rules, args.seed)
+    if args.save:
+        args.save.write_text(json.dumps(page, indent=1) + "\n", encoding="utf-8")
+        print(f"Wrote {args.save}: with Voila's server extension, open /voila/render/{args.save.name} "
+              f"on the server that holds it.", file=out)
+        return
     with tempfile.TemporaryDirectory(prefix="gofish-play-") as folder:
         path = Path(folder) / "go-fish.ipynb"
         path.write_text(json.dumps(page, indent=1), encoding="utf-8")

@@ -7,6 +7,7 @@ Explorer a question, and checks that no Python error reaches the page.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -20,6 +21,7 @@ from test_browser import HOW_TO_GET_ONE, START_SECONDS, _browser_path, _free_por
 
 from gofish_teach.play import notebook, voila_command
 
+ROOT = Path(__file__).resolve().parent.parent
 ADDRESS = re.compile(r"https?://\S+:\d+/\S*")
 #: What Voilà or ipywidgets show when a cell or a callback fails.
 ERRORS = ("Traceback", "There was an error when executing cell", "Error:", "Exception")
@@ -35,6 +37,36 @@ def test_the_page_is_a_table_and_an_explorer_without_code():
     with pytest.raises(ValueError, match="--rules: 'poker' is not a rule set"):
         notebook("poker")
     assert "--show_tracebacks=False" in voila_command(Path("x.ipynb"), 9000, browser=False)
+
+
+def test_save_writes_the_page_for_a_jupyter_server(tmp_path, capsys):
+    from gofish_teach.__main__ import main
+
+    assert main(["play", "--save", str(tmp_path / "play.ipynb"), "--rules", "family"]) == 0
+    assert "/voila/render/play.ipynb" in capsys.readouterr().out
+    saved = json.loads((tmp_path / "play.ipynb").read_text())
+    assert saved == json.loads(json.dumps(notebook("family")))
+    with pytest.raises(SystemExit):
+        main(["play", "--port", "70000"])
+    assert "--port: 70000 is not a port" in capsys.readouterr().err
+
+
+def test_make_play_runs_the_command():
+    dry = subprocess.run(["make", "-n", "play", "PLAY_ARGS=--port=9000"], cwd=ROOT, capture_output=True, text=True)
+    assert ".venv/bin/gofish-teach play --port=9000" in dry.stdout
+
+
+def test_binder_installs_the_package_and_saves_the_page():
+    """What Binder runs (binder/postBuild): this package, then a command this command line accepts."""
+    from gofish_teach.__main__ import build_parser
+
+    post_build = ROOT / "binder" / "postBuild"
+    assert os.access(post_build, os.X_OK)
+    lines = [ln for ln in post_build.read_text().splitlines() if ln and not ln.startswith("#")]
+    assert "python -m pip install --no-cache-dir ." in lines
+    (command,) = [ln.split() for ln in lines if ln.startswith("gofish-teach ")]
+    args = build_parser().parse_args(command[1:])
+    assert args.run.__name__ == "run_play" and str(args.save) == "play.ipynb"
 
 
 @pytest.fixture
