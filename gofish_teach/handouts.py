@@ -18,8 +18,8 @@ with nbconvert and prints it to PDF with headless Chromium; no LaTeX. For paper:
 >>> nb.cells[0].outputs = [nbformat.v4.new_output("execute_result", widget, execution_count=1)]
 >>> print(widget_sentence(nb.cells[0].outputs[0]))
 On screen, the interactive Table appears here: a game of Go Fish against bots, played by clicking. Run the notebook in Jupyter to use it.
->>> print(mathml("\\\\binom{4}{2}")[:60])
-<math xmlns="http://www.w3.org/1998/Math/MathML" display="inl
+>>> "<mfrac" in mathml("\\\\frac{2}{47}"), mathml("\\\\frac{2}{47}", display=True).count('display="block"')
+(True, 1)
 """
 from __future__ import annotations
 
