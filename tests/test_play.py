@@ -17,7 +17,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from test_browser import HOW_TO_GET_ONE, START_SECONDS, _browser_path, _free_port, chromium_page
+from test_browser import HOW_TO_GET_ONE, RUN_SECONDS, START_SECONDS, _browser_path, _free_port, chromium_page
 
 from gofish_teach.play import notebook, voila_command
 
@@ -115,7 +115,7 @@ def test_play_a_turn_and_ask_the_explorer_in_a_browser(play_server, tmp_path):
         pytest.skip(HOW_TO_GET_ONE)
     with chromium_page(executable) as page:
         page.goto(play_server)
-        page.wait_for_selector(".gf-table .gf-rank", timeout=START_SECONDS * 1000)
+        page.wait_for_selector(".gf-table .gf-rank", timeout=RUN_SECONDS * 1000)  # a kernel starts for the page
         page.wait_for_selector("text=Probability explorer")
         assert "import" not in page.locator("body").inner_text(), "the page shows code"
         table = page.locator(".gf-table").first
