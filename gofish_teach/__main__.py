@@ -124,9 +124,11 @@ def main(argv=None, out=None) -> int:
     if args.command is None:
         parser.print_help(out)
         return 0
+    from .jail import SandboxUnavailable
+
     try:
         args.run(args, out)
-    except ValueError as e:
+    except (ValueError, SandboxUnavailable) as e:
         parser.exit(2, f"{parser.prog} {args.command}: error: {e}\n")
     return 0
 
