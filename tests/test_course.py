@@ -179,22 +179,3 @@ def test_the_course_leaves_out_solutions_and_the_teachers_material(tmp_path):
     assert copied and not [p for p in copied if p.read_bytes() in answers | teacher]
     assert not list(tmp_path.rglob("*.md"))
 
-
-def test_the_readme_documents_the_commands_as_tested():
-    """The README's block for a class: each gofish-teach line is one the command line accepts, each make
-    target exists and runs the command the tests run."""
-    from gofish_teach.__main__ import build_parser
-
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = text.split("## For a class", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
-    lines = [line.split("#")[0].split() for line in block.splitlines() if line.strip()]
-    runs = {}
-    for words in lines:
-        if words[0] == ".venv/bin/gofish-teach":
-            args = build_parser().parse_args(words[1:])
-            runs.setdefault(args.run.__name__, []).append(args)
-        else:
-            assert words[0] == "make" and len(words) == 2
-            dry = subprocess.run(["make", "-n", words[1]], cwd=ROOT, capture_output=True, text=True)
-            assert dry.returncode == 0 and f".venv/bin/gofish-teach {words[1].replace('handouts', 'handouts handouts')}" in dry.stdout
-    assert [a.update for a in runs["run_course"]] == [False, True]
