@@ -17,9 +17,11 @@ Table('family', opponents=['memory', 'random', 'greedy'], seed=3)
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 from .rules import PRESETS
@@ -111,7 +113,28 @@ def run_play(args, out) -> None:
         if not browser:
             print("No web browser found: open the http://... address Voila prints below "
                   "(\"Voila is running at\").", file=out, flush=True)
-        try:
-            subprocess.run(voila_command(path, args.port, browser, args.ip), cwd=folder, check=False)
-        except KeyboardInterrupt:
-            pass
+        serve(voila_command(path, args.port, browser, args.ip), cwd=folder)
+
+
+def _stop(signum, frame):
+    raise SystemExit(0)
+
+
+def serve(command: list[str], cwd: str) -> None:
+    """Run Voilà until Ctrl-C or a ``kill``, and never leave it behind: stopping us stops it (and its kernels)."""
+    server = subprocess.Popen(command, cwd=cwd)
+    previous = signal.signal(signal.SIGTERM, _stop) if threading.current_thread() is threading.main_thread() else None
+    try:
+        server.wait()
+    except (KeyboardInterrupt, SystemExit):
+        pass
+    finally:
+        if server.poll() is None:
+            server.terminate()
+            try:
+                server.wait(timeout=30)     # Voila shuts its kernels down first
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -88,12 +89,25 @@ def play_server(tmp_path):
             assert f":{port}/" in found.group(0)
             yield found.group(0)
         finally:
-            server.terminate()
+            server.terminate()              # as a kill would: the command stops Voila before it exits
             try:
-                server.wait(timeout=20)
+                server.wait(timeout=60)
             except subprocess.TimeoutExpired:
                 server.kill()
+            left = _voila_processes(log_path)
+            for pid in left:                # never leave a server behind, even if the test failed
+                os.kill(pid, signal.SIGKILL)
+    assert not left, f"gofish-teach play left Voila running: {left}"
     print(log_path.read_text()[-2000:])
+
+
+def _voila_processes(log_path: Path) -> list[int]:
+    """The Voila processes serving the page this test started (found by the port in its log)."""
+    port = re.search(r":(\d+)/", log_path.read_text())
+    if not port:
+        return []
+    found = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout.splitlines()
+    return [int(line.split()[0]) for line in found if "voila" in line and f"--port={port.group(1)}" in line]
 
 
 def _settle(page, selector: str, before: str, seconds: float = 120) -> str:
