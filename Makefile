@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test bench notebooks clean
+.PHONY: lab test bench notebooks handouts play clean
 
 # Reinstall only when the package metadata changes, so a second run is quiet.
 $(STAMP): pyproject.toml
@@ -24,6 +24,17 @@ lab: $(STAMP)
 		echo "No web browser found: open the http://...lab?token=... address Jupyter prints below."; \
 	fi; \
 	exec $(BIN)/jupyter lab notebooks/ $$args
+
+# One PDF per lesson and per exercise sheet (no solutions) in handouts/, from the saved notebooks,
+# printed by headless Chromium (apt-get install chromium); no LaTeX.
+handouts: $(STAMP)
+	@$(BIN)/gofish-teach handouts handouts
+
+# The Table and the Explorer as a web page of their own (Voila), for a projector or a class that has
+# never opened JupyterLab. Prints the address; as root and without a browser too. PLAY_ARGS adds
+# options, e.g. --port=9000 --ip=0.0.0.0 (let the class connect) --rules=family --seed=7.
+play: $(STAMP)
+	@exec $(BIN)/gofish-teach play $(PLAY_ARGS)
 
 # One pytest run: unit, scenario and property tests, the docstring examples, and every
 # committed notebook checked cell by cell against its saved outputs (strict nbval); pytest

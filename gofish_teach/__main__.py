@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import grade, tournament
+from . import course, grade, handouts, play, tournament
 from .rules import PRESETS
 from .simulate import simulate
 from .stats import game_length, win_share
@@ -55,7 +55,8 @@ def add_simulate(commands) -> None:
 
 
 #: The commands, each added to the parser by its function (which sets ``run``).
-COMMANDS = [add_simulate, grade.add_command, tournament.add_command]
+COMMANDS = [add_simulate, grade.add_command, tournament.add_command, course.add_command, play.add_command,
+            handouts.add_command]
 
 
 def build_parser() -> argparse.ArgumentParser:

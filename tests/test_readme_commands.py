@@ -18,12 +18,22 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = ["README.md", "exercises/README.md", "notebooks/README.md", "gofish_teach/probability/README.md"]
+DOCS = ["README.md", "exercises/README.md", "notebooks/README.md", "notebooks/running-a-class.md",
+        "gofish_teach/probability/README.md"]
 
 #: Commands a test cannot run as written, and where what they do is tested instead.
 NOT_RUN = {
     "make lab": "starts JupyterLab until stopped; tests/test_browser.py serves and drives the same notebooks",
     "make test": "this test suite is what it runs",
+    "make play": "serves until stopped; tests/test_play.py starts the command it runs (gofish-teach play) "
+                 "and plays a turn in Chromium, and checks the target with make -n",
+    "make handouts": "tests/test_handouts.py runs the command it runs (gofish-teach handouts DIR) once per test run "
+                     "and reads every PDF back, and checks the target with make -n",
+    'pip install "gofish-teach @ git+https://github.com/OWNER/gofish-teach" nbgitpuller':
+        "a hub administrator's install from the course's own repository (OWNER is a placeholder); "
+        "tests/test_learner_copy.py installs a wheel built from this repository instead",
+    'cd ../gofish-course && git init && git add -A && git commit -m "The course"':
+        "plain git on the folder the command before it writes; pushing it is the teacher's",
 }
 
 
@@ -78,12 +88,21 @@ def _check_simulate(root: Path, out: str) -> None:
     assert "100,000 games" in out and "memory" in out, out
 
 
+def _check_course(root: Path, out: str) -> None:
+    folder = Path(re.search(r"notebooks written to (\S+), ", out).group(1))
+    folder = folder if folder.is_absolute() else root / folder
+    expected = sorted([f"lessons/{p.name}" for p in (ROOT / "notebooks").glob("*.ipynb")]
+                      + [f"exercises/{p.name}" for p in (ROOT / "exercises").glob("*.ipynb")])
+    assert sorted(str(p.relative_to(folder)) for p in folder.rglob("*.ipynb")) == expected, out
+
+
 #: How to prepare for and check each command, by the words it starts with.
 RUNS = {
     ".venv/bin/python -m gofish_teach.exercises.build": (_sources, _check_build),
     ".venv/bin/python -m gofish_teach grade": (_submissions, _check_grades),
     ".venv/bin/python -m gofish_teach tournament": (_entries, _check_tournament),
     ".venv/bin/python -m gofish_teach simulate": (lambda root: None, _check_simulate),
+    ".venv/bin/gofish-teach course": (lambda root: None, _check_course),
 }
 
 
