@@ -28,7 +28,7 @@ by a forfeited seat is won by no one.
 >>> import pathlib, tempfile
 >>> folder = pathlib.Path(tempfile.mkdtemp())
 >>> _ = (folder / "ana.py").write_text("def strategy(view, rng):\\n    return view.legal_asks()[0]\\n")
->>> result = run_tournament(folder, "pond", players=2, games=2, builtins=["random"], seed=1, sandbox="off")
+>>> result = run_tournament(folder, "pond", players=2, games=2, builtins=["random"], seed=1)
 >>> [(e.name, e.games, e.status) for e in result.entrants]
 [('ana', 2, 'ok'), ('random', 2, 'ok')]
 """
@@ -67,6 +67,9 @@ MEMORY_MB = 1024
 MAX_TABLES = 200
 #: A game that passes this many asks is stopped and won by no one.
 MAX_ASKS = 5000
+#: A game in which this many asks in a row move no card (the ocean is empty and every ask
+#: fails: a strategy going round in circles) is stopped and won by no one. Bots never do it.
+IDLE_ASKS = 200
 #: The built-in strategies that join the tournament by default (greedy is strong but slow).
 BUILTINS = ("random", "memory", "most_held")
 #: Seconds an entry may take to load (import its file) before its first decision.
@@ -370,7 +373,7 @@ class TournamentResult:
     seed: int
     entrants: list[Entrant]
     tables: list[tuple[int, ...]]
-    stopped: int = 0  # games stopped at MAX_ASKS
+    stopped: int = 0  # games stopped at MAX_ASKS, or after IDLE_ASKS asks in a row that moved no card
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)  # tables play at once
@@ -402,7 +405,8 @@ class TournamentResult:
             if e.status != "ok":
                 lines.append(f"{e.name} forfeits its {e.games} games: {e.reason}")
         if self.stopped:
-            lines.append(f"{self.stopped} game(s) passed {MAX_ASKS} asks and were stopped, won by no one.")
+            lines.append(f"{self.stopped} game(s) passed {MAX_ASKS:,} asks, or {IDLE_ASKS} asks in a row that moved "
+                         "no card, and were stopped, won by no one.")
         return "\n".join(lines)
 
     def plot(self, path=None, ax=None):
@@ -557,14 +561,21 @@ def _play_game(result: TournamentResult, t: int, table, g: int, procs, stand_in)
     game = Game(result.rules, k, seed=deck_seed)
     seat_seeds = [int(x) for x in np.random.SeedSequence([result.seed, t, g]).generate_state(k, np.uint64)]
     rngs = [hidden_rng(s) for s in seat_seeds]
+    idle, last = 0, None
     while not game.is_over:
-        if game.n_asks >= MAX_ASKS:
-            result.stopped += 1
-            break
         p = game.current_player
         index = at_seat[p]
         entrant = result.entrants[index]
         view = game.view(p)
+        # Each request carries the whole record, so a game going round in circles would get slower
+        # and slower: stop it once nothing has moved for IDLE_ASKS asks.
+        now = (view.hand_sizes, view.ocean_size)
+        idle = idle + 1 if now == last else 0
+        last = now
+        if game.n_asks >= MAX_ASKS or idle >= IDLE_ASKS:
+            with result.lock:
+                result.stopped += 1
+            break
         if entrant.status != "ok" or (entrant.kind == "learner" and procs[index].closed):
             move = stand_in(view, rngs[p])
         elif entrant.kind == "builtin":
