@@ -43,7 +43,8 @@ import os, re
 import numpy as np
 from gofish_teach import Ask, Game
 
-def find_seed():
+def find_seeds():
+    seeds = []
     for pid in os.listdir("/proc"):
         if pid.isdigit() and int(pid) != os.getpid():
             for name in ("cmdline", "environ"):
@@ -51,29 +52,28 @@ def find_seed():
                     text = open(f"/proc/{pid}/{name}", "rb").read().replace(b"\\0", b" ").decode("latin-1")
                 except OSError:
                     continue
-                found = re.search(r"--seed[ =](\\d+)", text) or re.search(r"SEED=(\\d+)", text)
-                if found:
-                    return int(found.group(1))
-    return None
+                seeds += [int(x) for x in re.findall(r"--seed[ =](\\d+)", text) + re.findall(r"SEED=(\\d+)", text)]
+    return list(dict.fromkeys(seeds))
 
-SEED = find_seed()
+SEEDS = find_seeds()
 
-def replay(view, seed):
-    for g in range(200):
-        deck_seed = int(np.random.SeedSequence([seed, g]).generate_state(1, np.uint64)[0])
-        game = Game(view.rules, view.n_players, seed=deck_seed)
-        try:
-            for e in view.events:
-                if isinstance(e, Ask):
-                    game.ask(e.target, e.rank)
-        except Exception:
-            continue
-        if game.hand(view.player) == view.hand:
-            return game
+def replay(view, seeds):
+    for seed in seeds:
+        for g in range(50):
+            deck_seed = int(np.random.SeedSequence([seed, g]).generate_state(1, np.uint64)[0])
+            game = Game(view.rules, view.n_players, seed=deck_seed)
+            try:
+                for e in view.events:
+                    if isinstance(e, Ask):
+                        game.ask(e.target, e.rank)
+            except Exception:
+                continue
+            if game.hand(view.player) == view.hand:
+                return game
     return None
 
 def strategy(view, rng):
-    game = replay(view, SEED) if SEED is not None else None
+    game = replay(view, SEEDS) if SEEDS else None
     if game is not None:
         for target, rank in view.legal_asks():
             if game.count(target, rank):
@@ -279,7 +279,7 @@ def strategy(view, rng):
 
 SILENT = {"seeder": SEED_READER, "memo": MEMORY, "killer": KILLER, "peeker": PEEKER, "writer": WRITER,
           "printer": PRINTER}
-GAMES = 6
+GAMES = 4
 
 
 def write_entries(folder: Path, entries: dict) -> Path:
