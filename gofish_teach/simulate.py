@@ -70,6 +70,9 @@ MAX_GAMES = 10_000_000
 DECISION_SECONDS = 30.0
 #: Seconds past ``time_limit`` the parent waits before it kills a worker whose decision goes on.
 DEADLINE_GRACE = 1.0
+#: Seconds a run on a Dask cluster waits with no worker connected to the scheduler before it
+#: stops with :class:`NoWorkers` (instead of waiting for ever for a worker to come).
+NO_WORKER_SECONDS = 60.0
 #: A progress bar is shown (in a notebook) when a run is expected to take longer than this.
 LONG_RUN_SECONDS = 3.0
 #: Cards of each rank, one per suit. A deck is passed around as card codes
@@ -81,6 +84,10 @@ FAST_STRATEGIES: tuple[str, ...] = ("random", "memory", "most_held")
 
 class DecisionTimeout(TimeoutError):
     """A strategy took longer than ``time_limit`` seconds over one decision (in a worker process)."""
+
+
+class NoWorkers(RuntimeError):
+    """A run on a Dask cluster had no worker to play its games for :data:`NO_WORKER_SECONDS`."""
 
 
 # --------------------------------------------------------------------------- inputs
@@ -553,8 +560,10 @@ def simulate(lineup: Sequence, rules, games: int, seed: int | None = 0, *, n_pla
         seed: a non-negative int; the same seed deals the same decks to any lineup. ``None``
             picks one at random (it is kept in ``Results.seed`` so the run can be repeated).
         n_players: defaults to ``len(lineup)``; if given, it must match.
-        executor: any ``concurrent.futures.Executor`` to run chunks of games on (a process
-            pool, a thread pool, Dask's ``client.get_executor()``); it is not shut down.
+        executor: a Dask ``distributed.Client`` (chunks of games become tasks on its cluster;
+            a lost worker's chunks are played again on another, and with no worker left for
+            :data:`NO_WORKER_SECONDS` the run stops with :class:`NoWorkers`), or any
+            ``concurrent.futures.Executor`` (a process pool, a thread pool...); it is not shut down.
         workers: processes for the default pool (they die with this process); ``1`` plays
             everything in this process.
             By default a long run of built-in strategies uses one process per core, and a
@@ -579,8 +588,13 @@ def simulate(lineup: Sequence, rules, games: int, seed: int | None = 0, *, n_pla
     Traceback (most recent call last):
     ...
     ValueError: games must be at least 1, not 0
+    >>> simulate(["random"] * 3, "pond", games=10, executor="tcp://127.0.0.1:8786")
+    Traceback (most recent call last):
+    ...
+    ValueError: executor: give a Dask Client (Client("tcp://127.0.0.1:8786")) or a concurrent.futures.Executor, not 'tcp://127.0.0.1:8786'
     """
     rules, lineup, n, seed = _checked(lineup, rules, games, seed, n_players, workers, max_asks, time_limit)
+    executor = _executor(executor)
     games = int(games)
     # Rough speeds (games per second per core) only size the chunks and decide on a progress
     # bar: chunks of a fraction of a second keep the bar moving and the workers evenly busy.
@@ -669,6 +683,27 @@ def _checked(lineup, rules, games, seed, n_players, workers, max_asks, time_limi
     return rules, lineup, n, seed
 
 
+def _executor(executor) -> Executor | None:
+    """``executor`` as a ``concurrent.futures.Executor``: a Dask Client gives its ``get_executor()``.
+
+    ``pure=False`` makes each chunk its own task, never one merged with an identical task of an
+    earlier run. No ``retries``: those replay a chunk that raised, and a chunk's error (a
+    strategy's bug) comes back the same; a chunk whose worker died Dask plays again anyway.
+    """
+    if executor is None or isinstance(executor, Executor):
+        return executor
+    if callable(getattr(executor, "get_executor", None)):
+        return executor.get_executor(pure=False)
+    example = executor if isinstance(executor, str) else "tcp://HOST:8786"
+    raise ValueError(f'executor: give a Dask Client (Client("{example}")) or a concurrent.futures.Executor, '
+                     f"not {executor!r}")
+
+
+def _dask_client(executor):
+    """The Dask Client behind ``executor`` (a ``client.get_executor()``), else None."""
+    return getattr(executor, "_client", None) if type(executor).__module__.startswith("distributed") else None
+
+
 def _check_sendable(lineup) -> None:
     """Every strategy must travel to a worker process by pickling; name the first that cannot."""
     for i, entry in enumerate(lineup):
@@ -697,7 +732,9 @@ def _run_on(executor, chunks, task, max_workers: int, deadlines=None):
     submitted at a time (a long run never queues every chunk at once). With ``deadlines``
     (simulate's own pool), raise the :class:`DecisionTimeout` of a decision past its deadline."""
     lineup, rules, n, seed, fast, max_asks, time_limit = task
-    window = 2 * (max_workers or os.cpu_count() or 1)
+    client = _dask_client(executor)
+    cluster = _Cluster(client) if client is not None else None
+    window = 2 * (max_workers or (cluster.threads() if cluster else 0) or os.cpu_count() or 1)
     chunks = iter(chunks)
     running = {}
     try:
@@ -707,17 +744,44 @@ def _run_on(executor, chunks, task, max_workers: int, deadlines=None):
                 running[future] = (a, b)
             if not running:
                 return
-            timeout = None if deadlines is None else min(0.25, deadlines.time_limit / 2)
+            timeout = (min(0.25, deadlines.time_limit / 2) if deadlines is not None
+                       else cluster.poll if cluster is not None else None)
             done, _ = wait(running, timeout=timeout, return_when=FIRST_COMPLETED)
             late = deadlines.overdue() if deadlines is not None else None
             if late is not None:
                 raise late
+            if cluster is not None and not done:
+                cluster.check()
             for future in done:
                 a, b = running.pop(future)
                 yield a, b, future.result()
     finally:
         for future in running:  # on an error or Ctrl-C, do not leave the rest running
             future.cancel()
+
+
+class _Cluster:
+    """How many threads a Dask cluster has, and :class:`NoWorkers` once it has had no worker for
+    :data:`NO_WORKER_SECONDS` (Dask itself would wait for ever for a worker to come)."""
+
+    poll = 1.0  # seconds between looks, while no chunk finishes
+
+    def __init__(self, client):
+        self.client, self.since = client, None
+
+    def threads(self) -> int:
+        return sum(self.client.nthreads().values())
+
+    def check(self) -> None:
+        if self.threads():
+            self.since = None
+            return
+        now = time.monotonic()
+        self.since = self.since or now
+        if now - self.since >= NO_WORKER_SECONDS:
+            address = getattr(self.client.scheduler, "address", "the scheduler")
+            raise NoWorkers(f"no Dask worker has been connected to {address} for {NO_WORKER_SECONDS:g} s, so no "
+                            f"game can be played: start one (dask worker {address}) and run again")
 
 
 # --------------------------------------------------------------------------- helpers

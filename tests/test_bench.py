@@ -24,3 +24,10 @@ def test_the_fast_sections_helper_plays_tournament_games():
     wins = bench._fast_chunk(0, 400)
     assert 100 < wins <= 400  # memory wins far more than a quarter of the games
     assert bench._fast_chunk(0, 400) == wins and bench._fast_chunk(0, 200) + bench._fast_chunk(200, 400) == wins
+
+
+def test_the_cluster_section_reports_both_rates_and_their_ratio():
+    # A real two-worker cluster, started with Dask's commands (as tests/test_dask_cluster.py does).
+    lines = bench.bench_cluster(quick=True)
+    assert len([line for line in lines if re.search(r"[\d,]+ games/s", line)]) == 2
+    assert re.search(r"\(\d+\.\d\dx;", lines[-1])
