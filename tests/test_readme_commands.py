@@ -32,6 +32,12 @@ NOT_RUN = {
     'pip install "gofish-teach @ git+https://github.com/OWNER/gofish-teach" nbgitpuller':
         "a hub administrator's install from the course's own repository (OWNER is a placeholder); "
         "tests/test_learner_copy.py installs a wheel built from this repository instead",
+    ".venv/bin/dask scheduler": "runs until stopped; tests/test_dask_cluster.py starts it on a free port",
+    ".venv/bin/dask worker tcp://HOST:8786": "HOST is a placeholder and it runs until stopped; "
+                                             "tests/test_dask_cluster.py starts two",
+    ".venv/bin/python -m gofish_teach simulate --rules pond --lineup memory,random,random,random --games 100000 "
+    "--scheduler tcp://HOST:8786": "needs a cluster at HOST; tests/test_dask_cluster.py runs it with --scheduler "
+                                   "against a real one",
     'cd ../gofish-course && git init && git add -A && git commit -m "The course"':
         "plain git on the folder the command before it writes; pushing it is the teacher's",
 }
