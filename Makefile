@@ -13,17 +13,27 @@ $(STAMP): pyproject.toml
 	@$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $(STAMP)
 
-# Jupyter refuses to run as root without --allow-root, so pass it then (only then). Without a
-# browser to open, start with --no-browser and say where the address is: Jupyter prints it
-# (http://localhost:PORT/lab?token=...) as it starts. LAB_ARGS adds options, e.g. --port=9000.
-lab: $(STAMP)
+# JupyterLab's settings for this kit, kept in the venv (never in your home directory): no
+# "official Jupyter news?" prompt and no update check. JupyterLab reads overrides.json there.
+LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings/overrides.json
+$(LAB_SETTINGS): jupyterlab-overrides.json $(STAMP)
+	@mkdir -p $(@D)
+	@cp jupyterlab-overrides.json $@
+
+# The whole kit from the repository's root: the file browser shows notebooks/ (the lessons),
+# exercises/ and solutions/; the first lesson opens. Jupyter refuses to run as root without
+# --allow-root, so pass it then (only then). Without a browser to open, start with --no-browser
+# and say where the address is: Jupyter prints it (http://localhost:PORT/lab/...?token=...) as
+# it starts. LAB_ARGS adds options, e.g. --port=9000.
+lab: $(STAMP) $(LAB_SETTINGS)
 	@args="$(LAB_ARGS)"; \
 	if [ "$$(id -u)" = 0 ]; then args="$$args --allow-root"; fi; \
 	if ! $(BIN)/python -c 'import webbrowser; webbrowser.get()' 2>/dev/null; then \
 		args="$$args --no-browser"; \
 		echo "No web browser found: open the http://...lab?token=... address Jupyter prints below."; \
 	fi; \
-	exec $(BIN)/jupyter lab notebooks/ $$args
+	exec $(BIN)/jupyter lab --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/notebooks/00-welcome.ipynb \
+		--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate $$args
 
 # One pytest run: unit, scenario and property tests, the docstring examples, and every
 # committed notebook checked cell by cell against its saved outputs (strict nbval).

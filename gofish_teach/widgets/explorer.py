@@ -108,6 +108,8 @@ class Explorer(Placeheld, w.VBox):
                         self.code_html])
         super().__init__([w.HTML("<b>Probability explorer</b>: what stated facts say about one rank"),
                           w.HBox([left, right])], model_id=stable_model_id("explorer"))
+        self.add_class("gf-explorer")
+        self.message_html.add_class("gf-message")
         self.refresh()
 
     @property

@@ -105,6 +105,9 @@ class Lab(Placeheld, w.VBox):
         self.results = self.baseline = self.paired = self.figure = None
         self._message = ""
 
+        for control, cls in ((self.games, "gf-games"), (self.seed, "gf-seed"), (self.run, "gf-run"),
+                             (self.message_html, "gf-message"), (self.progress, "gf-progress")):
+            control.add_class(cls)
         self.rules.observe(self._rules_changed, names="value")
         self.players.observe(self._players_changed, names="value")
         self.compare.observe(self._players_changed, names="value")
@@ -118,6 +121,7 @@ class Lab(Placeheld, w.VBox):
             self.compare, w.HBox([w.Label("baseline", layout=_LABEL), self.baseline_box]),
             self.entry, w.HBox([self.run_on, self.run]), self.progress, self.message_html, self.status_html,
             self.share_html, self.paired_html, self.image], model_id=stable_model_id("lab"))
+        self.add_class("gf-lab")
 
     # ------------------------------------------------------------------ controls
     @property
