@@ -44,12 +44,14 @@ test: $(STAMP)
 bench: $(STAMP)
 	@$(BIN)/python -m gofish_teach.bench $(BENCH_ARGS)
 
-# Re-run every notebook top to bottom and save its outputs (do this after changing code they use).
+# Re-run every notebook top to bottom and save its outputs (do this after changing code they use);
+# the exercises are rebuilt from the solutions and saved as run in their unfinished state.
 # No timing metadata (JupyterLab deletes it when a cell runs) and no widget state, so a run in JupyterLab adds no churn.
 notebooks: $(STAMP)
 	@for nb in notebooks/*.ipynb solutions/*.ipynb; do [ -e "$$nb" ] || continue; \
 		$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 			--ExecutePreprocessor.record_timing=False --ExecutePreprocessor.store_widget_state=False "$$nb" || exit 1; done
+	@$(BIN)/python -m gofish_teach.exercises.build > /dev/null
 
 clean:
 	rm -rf $(VENV)

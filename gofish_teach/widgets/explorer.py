@@ -73,10 +73,10 @@ class Explorer(Placeheld, w.VBox):
         self.players = w.IntSlider(2, 2, 4, description="players", **_SLIDER)
         self.their_hand = w.IntSlider(5, 0, 30, description="their hand", **_SLIDER)
         self.ocean = w.IntSlider(0, 0, 4 * len(ranks), description="ocean", **_SLIDER)
-        self.asked = w.Checkbox(False, description="they asked for it (they hold at least one)", indent=False)
-        self.go_fish = w.Checkbox(False, description='they said "Go Fish!" to it', indent=False)
+        self.asked = w.Checkbox(False, description="they asked for it (they hold at least one)", indent=False, layout=w.Layout(width="auto"))
+        self.go_fish = w.Checkbox(False, description='they said "Go Fish!" to it', indent=False, layout=w.Layout(width="auto"))
         self.drawn_since = w.IntSlider(0, 0, 10, description="drawn since", **_SLIDER)
-        self.textbook = w.Checkbox(False, description="textbook: a hand may hold a whole book", indent=False)
+        self.textbook = w.Checkbox(False, description="textbook: a hand may hold a whole book", indent=False, layout=w.Layout(width="auto"))
         self.about = w.ToggleButtons(options=[("their hand", "hand"), ("the ocean's top card", "ocean")],
                                      value="hand", description="question",
                                      style={"button_width": "auto"}, tooltips=["P(they hold it)", "P(the ocean's top card is it)"])

@@ -87,7 +87,8 @@ class Lab(Placeheld, w.VBox):
         self.games = w.Text(str(games), description="games", **_WIDE)
         self.seed = w.Text(str(seed), description="seed", **_WIDE)
         self.lineup_box, self.baseline_box = w.HBox(), w.HBox()
-        self.compare = w.Checkbox(True, description="compare with a baseline lineup on the same decks", indent=False)
+        self.compare = w.Checkbox(True, description="compare with a baseline lineup on the same decks", indent=False,
+                                  layout=w.Layout(width="auto"))
         self.entry = w.Dropdown(description="compare entry", **_WIDE)
         self.executor = executor.get_executor() if hasattr(executor, "get_executor") else executor
         if self.executor is not None and not callable(getattr(self.executor, "submit", None)):
