@@ -58,10 +58,12 @@ def run(notebook: dict, folder: Path) -> dict:
     import nbformat
     from nbclient import NotebookClient
 
-    nb = nbformat.from_dict(notebook)
+    from ..notebooks import tidy
+
+    nb = nbformat.reads(json.dumps(notebook), as_version=4)  # sources joined, as nbclient reads them
     NotebookClient(nb, timeout=300, record_timing=False, store_widget_state=False,
                    resources={"metadata": {"path": str(folder)}}).execute()
-    return json.loads(nbformat.writes(nb))
+    return tidy(json.loads(nbformat.writes(nb)))
 
 
 def build(solutions: Path = ROOT / "solutions", exercises: Path = ROOT / "exercises", execute: bool = True) -> list[Path]:
