@@ -302,12 +302,12 @@ def test_open_run_all_and_save_gives_back_the_committed_bytes(page, lab, kit, pa
     copy = kit / path
     open_notebook(page, lab, str(path))
     # Before running: no widget error where a widget goes (a note to run the cell instead).
-    assert not page.get_by_text("Error displaying widget").count()
+    assert not page.locator(".jp-OutputArea-output", has_text="Error displaying widget").count()
     if b"application/vnd.jupyter.widget-view+json" in committed:
-        assert page.get_by_text("appears here once this cell has run").count()
+        assert page.locator(".jp-OutputArea-output", has_text="appears here once this cell has run").count()
     run_all(page)
     no_traceback(page)
-    assert not page.get_by_text("Error displaying widget").count()
+    assert not page.locator(".jp-OutputArea-output", has_text="Error displaying widget").count()
     if path.name.startswith("00-"):
         # The win-share table's caption sits over the table in at most two lines.
         caption = page.locator(".jp-OutputArea-output caption").first
@@ -445,7 +445,7 @@ def test_the_table_with_the_keyboard_to_scale_named_and_at_game_over(page, lab, 
     assert "seed 7" in table.locator(".gf-header").first.inner_text()
     table.locator("button.gf-rank:not([disabled])").first.click()
     page.wait_for_selector(".gf-table button.gf-ask:not([disabled])")
-    assert not page.get_by_text("Error displaying widget").count()
+    assert not page.locator(".jp-OutputArea-output", has_text="Error displaying widget").count()
 
 
 # ---------------------------------------------------------------------- the Explorer and the Lab
