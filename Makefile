@@ -13,17 +13,27 @@ $(STAMP): pyproject.toml
 	@$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $(STAMP)
 
-# Jupyter refuses to run as root without --allow-root, so pass it then (only then). Without a
-# browser to open, start with --no-browser and say where the address is: Jupyter prints it
-# (http://localhost:PORT/lab?token=...) as it starts. LAB_ARGS adds options, e.g. --port=9000.
-lab: $(STAMP)
+# JupyterLab's settings for this kit, kept in the venv (never in your home directory): no
+# "official Jupyter news?" prompt and no update check. JupyterLab reads overrides.json there.
+LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings/overrides.json
+$(LAB_SETTINGS): jupyterlab-overrides.json $(STAMP)
+	@mkdir -p $(@D)
+	@cp jupyterlab-overrides.json $@
+
+# The whole kit from the repository's root: the file browser shows notebooks/ (the lessons),
+# exercises/ and solutions/; the first lesson opens. Jupyter refuses to run as root without
+# --allow-root, so pass it then (only then). Without a browser to open, start with --no-browser
+# and say where the address is: Jupyter prints it (http://localhost:PORT/lab/...?token=...) as
+# it starts. LAB_ARGS adds options, e.g. --port=9000.
+lab: $(STAMP) $(LAB_SETTINGS)
 	@args="$(LAB_ARGS)"; \
 	if [ "$$(id -u)" = 0 ]; then args="$$args --allow-root"; fi; \
 	if ! $(BIN)/python -c 'import webbrowser; webbrowser.get()' 2>/dev/null; then \
 		args="$$args --no-browser"; \
 		echo "No web browser found: open the http://...lab?token=... address Jupyter prints below."; \
 	fi; \
-	exec $(BIN)/jupyter lab notebooks/ $$args
+	exec $(BIN)/jupyter lab --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/notebooks/00-welcome.ipynb \
+		--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate $$args
 
 # One PDF per lesson and per exercise sheet (no solutions) in handouts/, from the saved notebooks,
 # printed by headless Chromium (apt-get install chromium); no LaTeX.
@@ -46,12 +56,16 @@ test: $(STAMP)
 bench: $(STAMP)
 	@$(BIN)/python -m gofish_teach.bench $(BENCH_ARGS)
 
-# Re-run every notebook top to bottom and save its outputs (do this after changing code they use).
-# No timing metadata (JupyterLab deletes it when a cell runs) and no widget state, so a run in JupyterLab adds no churn.
+# Re-run every notebook top to bottom and save its outputs (do this after changing code they use);
+# the exercises are rebuilt from the solutions and saved as run in their unfinished state.
+# No timing metadata (JupyterLab deletes it when a cell runs), no widget state, streams joined as
+# JupyterLab joins them (gofish_teach.notebooks), so opening, Run All and saving changes no byte.
 notebooks: $(STAMP)
 	@for nb in notebooks/*.ipynb notebooks/teacher/*.ipynb solutions/*.ipynb; do [ -e "$$nb" ] || continue; \
 		$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 			--ExecutePreprocessor.record_timing=False --ExecutePreprocessor.store_widget_state=False "$$nb" || exit 1; done
+	@$(BIN)/python -m gofish_teach.notebooks notebooks/*.ipynb solutions/*.ipynb
+	@$(BIN)/python -m gofish_teach.exercises.build > /dev/null
 
 clean:
 	rm -rf $(VENV)

@@ -547,7 +547,7 @@ def _kill_pool(pool: ProcessPoolExecutor) -> None:
 
 # --------------------------------------------------------------------------- the tournament
 def simulate(lineup: Sequence, rules, games: int, seed: int | None = 0, *, n_players: int | None = None,
-             executor: Executor | None = None, workers: int | None = None, progress: bool | None = None,
+             executor: Executor | None = None, workers: int | None = None, progress: bool | str | None = None,
              fast: bool = True, max_asks: int = MAX_ASKS, time_limit: float | None = DECISION_SECONDS) -> Results:
     """Play ``games`` games of ``lineup`` under ``rules`` and return every game's result.
 
@@ -569,7 +569,8 @@ def simulate(lineup: Sequence, rules, games: int, seed: int | None = 0, *, n_pla
             By default a long run of built-in strategies uses one process per core, and a
             lineup with your own functions runs here (pass ``workers=`` to use a pool; the
             functions must then be defined in a module, so that they can be sent to it).
-        progress: show a progress bar; by default only for long runs in a notebook.
+        progress: show a progress bar; by default only for long runs in a notebook. A string
+            shows one, labelled with it (``"games"`` otherwise).
         fast: use the fast path for lineups it supports (``False`` forces the readable engine).
         max_asks: stop with :class:`GameTooLong` if a game takes more asks than this.
         time_limit: seconds a strategy may take over one decision when games run in worker
@@ -614,7 +615,7 @@ def simulate(lineup: Sequence, rules, games: int, seed: int | None = 0, *, n_pla
     books = np.zeros((games, n), np.int16)
     asks = np.zeros(games, np.int32)
     n_fast = 0
-    bar = _progress_bar(games) if progress else _NoBar()
+    bar = _progress_bar(games, progress if isinstance(progress, str) else "games") if progress else _NoBar()
     start = time.perf_counter()
     try:
         if here:
@@ -820,11 +821,11 @@ def _in_notebook() -> bool:
     return type(shell).__name__ == "ZMQInteractiveShell"
 
 
-def _progress_bar(total):
+def _progress_bar(total, label: str = "games"):
     # tqdm.auto: a widget bar in a notebook, a text bar on a terminal.
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, unit="game", desc="games")
+    return tqdm(total=total, unit="game", desc=label)
 
 
 class _NoBar:

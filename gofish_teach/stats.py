@@ -54,7 +54,9 @@ def wilson_interval(successes, n, confidence: float = 0.95) -> tuple[float, floa
 def _html_table(header, rows, caption) -> str:
     head = "".join(f"<th>{escape(str(h))}</th>" for h in header)
     body = "".join("<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
-    return f"<table><caption>{escape(caption)}</caption><tr>{head}</tr>{body}</table>"
+    # A caption is as wide as its table: left to itself it would wrap, a word a line, over a narrow one.
+    return (f'<table><caption style="caption-side: top; text-align: left; white-space: nowrap">'
+            f"{escape(caption)}</caption><tr>{head}</tr>{body}</table>")
 
 
 def _text_table(header, rows, right=()) -> str:

@@ -1,19 +1,25 @@
-"""The table in a real browser: JupyterLab on a free local port, headless Chromium driven by Playwright.
+"""The kit in a real browser: ``make lab`` on a free local port, headless Chromium driven by Playwright.
 
-Opens a copy of ``notebooks/01-play-and-rules.ipynb`` (the committed file is never touched),
-runs every cell, asks through the rendered controls, draws from the ocean, and checks that
-the hand, the log and the heatmap change; a screenshot goes to the test's ``tmp_path``.
-It also checks that JupyterLab 4 saves the notebook as committed (no metadata churn).
+One JupyterLab (started by ``make lab``, over a copy of the kit, so no committed file is touched)
+and one Chromium serve every test here. They check what only a browser shows:
+
+- ``make lab`` serves the whole kit (lessons, exercises, solutions) and asks nothing about news;
+- every committed notebook, opened, run top to bottom and saved, comes back byte for byte, and
+  shows no widget error before it runs;
+- the Table played with the keyboard alone; its knowledge panel's bars drawn to scale; its seed
+  box, its controls' accessible names, its look at game over;
+- the Explorer and the Lab: no broken images, no labels cut off, messages instead of tracebacks.
 
 Needs a Chromium: ``/usr/bin/chromium`` (``apt-get install -y chromium``) or Playwright's own
-(``.venv/bin/playwright install chromium``). Skips, saying so, when neither exists.
+(``.venv/bin/playwright install chromium``), and the ``.venv`` that ``make`` builds. Skips,
+saying so, when either is missing. Screenshots go to the session's temporary folder.
 """
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -24,15 +30,18 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOK = ROOT / "notebooks" / "01-play-and-rules.ipynb"
 SYSTEM_CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 HOW_TO_GET_ONE = ("no Chromium for the browser test: install one with `apt-get install -y chromium` "
                   "(as root; .ci/run does this) or `.venv/bin/playwright install chromium`")
-#: Generous limits: the machine is shared, and the notebook runs whole games.
+#: Generous limits: the machine is shared, and the lessons run whole games.
 START_SECONDS, RUN_SECONDS, ACTION_MS = 120, 240, 60_000
-
+#: Every committed notebook (globbed: lessons come and go).
+NOTEBOOKS = sorted(p.relative_to(ROOT) for folder in ("notebooks", "exercises", "solutions")
+                   for p in (ROOT / folder).glob("*.ipynb"))
+#: What `make lab` serves, copied: the kit's folders and what `make` reads.
+KIT = ("Makefile", "pyproject.toml", "jupyterlab-overrides.json", "notebooks", "exercises", "solutions")
 
 def _browser_path() -> str | None:
     """``/usr/bin/chromium``, else Playwright's own Chromium if it was installed, else ``None``."""
@@ -53,27 +62,44 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@contextlib.contextmanager
-def jupyterlab(root: Path, home: Path):
-    """JupyterLab serving ``root`` on a free local port, with no token and its settings kept in ``home``."""
+# ---------------------------------------------------------------------- one server, one browser
+@pytest.fixture(scope="session")
+def kit(tmp_path_factory) -> Path:
+    """A copy of the kit beside the repository's own ``.venv`` (linked), for ``make lab`` to serve."""
+    venv = ROOT / ".venv"
+    if not (venv / ".installed").exists() or Path(sys.prefix).resolve() != venv.resolve():
+        pytest.skip("the browser tests run `make lab`, so they need make's .venv: run them with `make test`")
+    home = tmp_path_factory.mktemp("browser")
+    kit = home / "kit"
+    kit.mkdir()
+    for name in KIT:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, kit / name)
+        else:
+            shutil.copy2(source, kit / name)  # keeps the times: make sees .venv as up to date
+    (kit / ".venv").symlink_to(venv)
+    return kit
+
+
+@pytest.fixture(scope="session")
+def lab(kit) -> str:
+    """``make lab`` serving the kit's copy on a free port, with no token; its address."""
+    home = kit.parent
     port = _free_port()
     env = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(home / "settings"),
                JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"), JUPYTER_RUNTIME_DIR=str(home / "runtime"),
                JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_DATA_DIR=str(home / "data"))
-    env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(Path(sys.prefix) / "share" / "jupyter"),
-                                                        os.environ.get("JUPYTER_PATH")]))
-    command = [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
-               f"--ServerApp.root_dir={root}", "--IdentityProvider.token=", "--ServerApp.password=",
-               "--ServerApp.disable_check_xsrf=True", "--LabApp.expose_app_in_browser=True", "--LabApp.check_for_updates_class="
-               "jupyterlab.NeverCheckForUpdate"]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        command.append("--allow-root")
-    # No "would you like news?" prompt: nothing to click away, and nothing fetched.
-    notification = home / "settings" / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
-    notification.parent.mkdir(parents=True, exist_ok=True)
-    notification.write_text('{"fetchNews": "false", "checkForUpdates": false}')
+    args = (f"--no-browser --port={port} --ServerApp.ip=127.0.0.1 --IdentityProvider.token= "
+            "--ServerApp.password= --ServerApp.disable_check_xsrf=True --LabApp.expose_app_in_browser=True")
+    # The test's own user setting: every cell drawn, so that a long notebook's outputs can be read
+    # (JupyterLab 4 draws only the cells near the view by default).
+    tracker = home / "settings" / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings"
+    tracker.parent.mkdir(parents=True, exist_ok=True)
+    tracker.write_text('{"windowingMode": "none"}')
     log = open(home / "jupyterlab.log", "w")
-    server = subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
+    server = subprocess.Popen(["make", "-s", "lab", f"LAB_ARGS={args}"], cwd=kit, env=env, stdout=log,
+                              stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + START_SECONDS
@@ -83,43 +109,72 @@ def jupyterlab(root: Path, home: Path):
                 break
             except OSError:
                 if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"JupyterLab did not start; see {home / 'jupyterlab.log'}") from None
+                    raise RuntimeError(f"make lab did not start JupyterLab; see {home / 'jupyterlab.log'}") from None
                 time.sleep(0.5)
         yield url
     finally:
-        server.terminate()
+        os.killpg(server.pid, signal.SIGTERM)  # make, and the JupyterLab it started
         try:
             server.wait(timeout=20)
         except subprocess.TimeoutExpired:
-            server.kill()
+            os.killpg(server.pid, signal.SIGKILL)
         log.close()
 
 
-@contextlib.contextmanager
-def chromium_page(executable: str):
+@pytest.fixture(scope="session")
+def browser():
+    executable = _browser_path()
+    if executable is None:
+        pytest.skip(HOW_TO_GET_ONE)
+    pytest.importorskip("playwright", reason="pip install playwright (it is in the test extras)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
+        chromium = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 2300})
-            page.set_default_timeout(ACTION_MS)
-            yield page
+            yield chromium
         finally:
-            browser.close()
+            chromium.close()
 
 
-def open_notebook(page, url: str, name: str) -> None:
-    page.goto(f"{url}/lab/tree/{name}")
+@pytest.fixture
+def page(browser, lab):
+    page = browser.new_page(viewport={"width": 1400, "height": 2300})
+    page.set_default_timeout(ACTION_MS)
+    try:
+        yield page
+    finally:
+        page.close()
+        _shut_down_kernels(lab)
+
+
+def _api(url: str, path: str, method: str = "GET"):
+    request = urllib.request.Request(f"{url}/api/{path}", method=method)
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        body = answer.read()
+    return json.loads(body) if body else None
+
+
+def _shut_down_kernels(url: str) -> None:
+    """Each test's kernels end with it: the machine is small."""
+    for session in _api(url, "sessions"):
+        _api(url, f"sessions/{session['id']}", "DELETE")
+
+
+# ---------------------------------------------------------------------- driving JupyterLab
+def open_notebook(page, url: str, path: str) -> None:
+    page.goto(f"{url}/lab/tree/{path}?reset")  # ?reset: no notebooks reopened from the last page
     page.wait_for_selector(".jp-Notebook", timeout=START_SECONDS * 1000)
     wait_idle(page, START_SECONDS)
 
 
 def wait_idle(page, seconds: float) -> None:
-    """Wait until the status bar says the kernel is idle ("... | Idle")."""
+    """Wait until the status bar says the kernel is idle and no cell is waiting to run ("[*]")."""
     page.wait_for_function(
         """() => [...document.querySelectorAll('.jp-StatusBar-TextItem, .jp-StatusBar-Item')]
-                 .some(e => /\\|\\s*Idle/.test(e.textContent))""", timeout=seconds * 1000)
+                     .some(e => /\\|\\s*Idle/.test(e.textContent))
+                 && ![...document.querySelectorAll('.jp-InputPrompt')].some(e => e.textContent.includes('*'))""",
+        timeout=seconds * 1000)
 
 
 def run_command(page, command: str) -> None:
@@ -128,6 +183,12 @@ def run_command(page, command: str) -> None:
         const app = window.jupyterapp || window.jupyterlab;
         await app.commands.execute(id);
     }""", command)
+
+
+def run_all(page) -> None:
+    run_command(page, "runmenu:run-all")
+    page.wait_for_timeout(500)
+    wait_idle(page, RUN_SECONDS)
 
 
 def save(page, path: Path) -> None:
@@ -142,26 +203,71 @@ def save(page, path: Path) -> None:
     time.sleep(0.5)  # the rename may land a moment after the first write
 
 
-def _html(page, selector: str) -> str:
-    return page.locator(selector).first.inner_html()
+def scratch(kit: Path, name: str, *sources: str) -> str:
+    """A notebook of code cells in the kit's copy (never committed), for a widget test."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources],
+                                  metadata={"kernelspec": {"name": "python3", "display_name": "Python 3 (ipykernel)",
+                                                           "language": "python"}})
+    (kit / name).write_text(nbformat.writes(nb), encoding="utf-8")
+    return name
 
 
-def _has_jupyter_app(page) -> bool:
-    return page.evaluate("() => !!(window.jupyterapp || window.jupyterlab)")
+def outputs_text(page) -> str:
+    """The text of every cell output (all drawn: the server's settings turn JupyterLab's windowing off)."""
+    return "\n".join(page.locator(".jp-OutputArea-output").all_text_contents())
 
 
-def _strip_outputs(nb: dict) -> dict:
-    """The notebook without what running it changes (outputs, execution counts)."""
-    nb = json.loads(json.dumps(nb))
-    for cell in nb["cells"]:
-        if cell["cell_type"] == "code":
-            cell["outputs"], cell["execution_count"] = [], None
-    return nb
+def wait_kernel(page) -> None:
+    page.wait_for_timeout(300)
+    wait_idle(page, 60)
 
 
-@pytest.mark.parametrize("path", [NOTEBOOK], ids=lambda p: p.name)
+def broken_images(page, selector: str) -> list[str]:
+    """Images shown in ``selector`` that draw the browser's broken-image icon (no picture in them)."""
+    return page.evaluate("""(sel) => [...document.querySelectorAll(sel + ' img')]
+        .filter(i => i.offsetParent !== null && !(i.complete && i.naturalWidth > 0))
+        .map(i => i.outerHTML.slice(0, 80))""", selector)
+
+
+def cut_off(page, selector: str) -> list[str]:
+    """Texts in ``selector`` cut off by their box (drawn wider than it), such as "the ocean's top …"."""
+    return page.evaluate("""(sel) => [...document.querySelectorAll(sel)]
+        .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1)
+        .map(e => e.textContent.trim())""", selector)
+
+
+def unnamed_controls(page, selector: str) -> list[str]:
+    """Controls in ``selector`` with no accessible name (no text, label, aria-label or title).
+
+    Not sliders' handles: ipywidgets 8 draws them (noUiSlider) with no way to name them from
+    Python; their description is shown beside them, but a screen reader does not tie the two.
+    """
+    return page.evaluate("""(sel) => [...document.querySelectorAll(
+            sel + ' button, ' + sel + ' input, ' + sel + ' select, ' + sel + ' textarea')]
+        .filter(e => e.offsetParent !== null)
+        .filter(e => {
+            const byId = e.id && document.querySelector('label[for="' + e.id + '"]');
+            const labelled = (e.getAttribute('aria-labelledby') || '').split(' ')
+                .map(i => document.getElementById(i)).filter(Boolean);
+            const names = [e.getAttribute('aria-label'), byId && byId.textContent, e.closest('label') && e.closest('label').textContent,
+                           ...labelled.map(l => l.textContent), e.tagName === 'BUTTON' ? e.textContent : '', e.title];
+            return !names.some(n => n && n.trim());
+        })
+        .map(e => e.outerHTML.slice(0, 120))""", selector)
+
+
+def no_traceback(page) -> None:
+    text = page.locator(".jp-OutputArea").all_inner_texts()
+    assert not page.locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]').count(), text
+    assert not any("Traceback" in t or "UnboundLocalError" in t for t in text), text
+
+
+# ---------------------------------------------------------------------- without a browser
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=str)
 def test_the_notebook_is_saved_as_jupyterlab_saves_it(path):
-    """Without a browser: what JupyterLab 4 would change on its first save is not in the file.
+    """What JupyterLab 4 would change on its first save is not in the file.
 
     It writes the kernel's display name into the metadata, drops cells' timing metadata
     (``execution``) when they run, and keeps the JSON in nbformat's layout.
@@ -169,7 +275,7 @@ def test_the_notebook_is_saved_as_jupyterlab_saves_it(path):
     import nbformat
     from jupyter_client.kernelspec import KernelSpecManager
 
-    text = path.read_text(encoding="utf-8")
+    text = (ROOT / path).read_text(encoding="utf-8")
     nb = json.loads(text)
     spec = nb["metadata"]["kernelspec"]
     assert spec["display_name"] == KernelSpecManager().get_kernel_spec(spec["name"]).display_name
@@ -178,70 +284,223 @@ def test_the_notebook_is_saved_as_jupyterlab_saves_it(path):
     assert text == nbformat.writes(nbformat.reads(text, as_version=4)) + "\n"
 
 
+# ---------------------------------------------------------------------- make lab
 @pytest.mark.slow
-def test_play_the_table_in_jupyterlab(tmp_path):
-    executable = _browser_path()
-    if executable is None:
-        pytest.skip(HOW_TO_GET_ONE)
-    pytest.importorskip("playwright", reason="pip install playwright (it is in the test extras)")
-    work = tmp_path / "lab"
-    work.mkdir()
-    shutil.copy(NOTEBOOK, work / NOTEBOOK.name)
-    committed = NOTEBOOK.read_bytes()
-    with jupyterlab(work, tmp_path) as url, chromium_page(executable) as page:
-        open_notebook(page, url, NOTEBOOK.name)
-        if not _has_jupyter_app(page):
-            pytest.fail("JupyterLab's page has no window.jupyterapp to run commands with")
+def test_make_lab_serves_the_whole_kit_and_asks_nothing_about_news(page, lab, kit, tmp_path):
+    root = {item["name"] for item in _api(lab, "contents")["content"]}
+    assert {"notebooks", "exercises", "solutions"} <= root, root
+    for folder in ("notebooks", "exercises", "solutions"):
+        names = {item["name"] for item in _api(lab, f"contents/{folder}")["content"]}
+        assert names >= {p.name for p in NOTEBOOKS if p.parts[0] == folder}
+    page.goto(lab)  # where `make lab` sends a browser: the first lesson
+    page.wait_for_selector(".jp-Notebook", timeout=START_SECONDS * 1000)
+    assert "/lab/tree/notebooks/00-welcome.ipynb" in page.url
+    assert page.locator(".jp-DirListing-item", has_text="00-welcome.ipynb").count()
+    page.wait_for_timeout(4000)  # the news question comes a moment after the page
+    assert not page.get_by_text("official Jupyter news").count(), "JupyterLab asked about news"
+    assert not page.locator(".jp-Notification-Toast, .Toastify__toast").count()
+    page.screenshot(path=str(kit.parent / "make-lab.png"))
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "exercises/" in readme and "solutions/" in readme and "make lab" in readme
 
-        # Saving what was opened, unchanged, must give back the committed bytes: no metadata churn.
-        save(page, work / NOTEBOOK.name)
-        assert (work / NOTEBOOK.name).read_bytes() == committed, "JupyterLab re-saved the notebook differently"
 
-        run_command(page, "runmenu:run-all")
-        page.wait_for_selector(".gf-table .gf-rank", timeout=RUN_SECONDS * 1000)
-        wait_idle(page, RUN_SECONDS)
-        table = page.locator(".gf-table").first
-        table.scroll_into_view_if_needed()
+# ---------------------------------------------------------------------- notebooks, saved as committed
+@pytest.mark.slow
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=str)
+def test_open_run_all_and_save_gives_back_the_committed_bytes(page, lab, kit, path):
+    committed = (ROOT / path).read_bytes()
+    copy = kit / path
+    open_notebook(page, lab, str(path))
+    # Before running: no widget error where a widget goes (a note to run the cell instead).
+    shown = outputs_text(page)
+    assert "Error displaying widget" not in shown
+    assert ("appears here once this cell has run" in shown) == (b"application/vnd.jupyter.widget-view+json" in committed)
+    run_all(page)
+    no_traceback(page)
+    assert "Error displaying widget" not in outputs_text(page)
+    if path.name.startswith("00-"):
+        # The win-share table's caption sits over the table in at most two lines.
+        caption = page.locator(".jp-OutputArea-output caption").first
+        lines = caption.evaluate("c => c.getBoundingClientRect().height / parseFloat(getComputedStyle(c).lineHeight)")
+        assert lines < 2.5, f"the caption wraps over {lines:.1f} lines"
+    save(page, copy)
+    saved = copy.read_bytes()
+    if saved != committed:
+        import difflib
 
-        # Open the knowledge panel if the notebook did not, and read the table as it stands.
-        if not page.locator(".gf-table .gf-heatmap").count():
-            table.locator(".gf-knowledge").click()
-            page.wait_for_selector(".gf-table .gf-heatmap")
-        hand, log, heat = (_html(page, f".gf-table {s}") for s in (".gf-hand", ".gf-log", ".gf-heatmap"))
+        diff = "".join(difflib.unified_diff(committed.decode().splitlines(True), saved.decode().splitlines(True), n=1))
+        raise AssertionError(f"{path} changed on open, Run All and save:\n{diff[:3000]}")
 
-        # Ask: a rank from the hand, then the first opponent who can be asked.
-        table.locator("button.gf-rank:not([disabled])").first.click()
-        ask = table.locator("button.gf-ask:not([disabled])").first
-        ask.wait_for()
-        ask.click()
-        page.wait_for_function("(old) => document.querySelector('.gf-table .gf-log').innerHTML !== old", arg=log)
-        # Ask until an opponent says "Go Fish!" (a successful ask lets you go again), then draw.
-        for _ in range(20):
-            ocean = table.locator("button.gf-ocean")
-            page.wait_for_timeout(300)
-            wait_idle(page, 60)
-            if ocean.is_enabled():
-                break
-            table.locator("button.gf-rank:not([disabled])").first.click()
-            table.locator("button.gf-ask:not([disabled])").first.click()
-        assert ocean.is_enabled(), "no \"Go Fish!\" in 20 asks"
-        before_draw_hand = _html(page, ".gf-table .gf-hand")
-        ocean.click()
-        page.wait_for_function("(old) => document.querySelector('.gf-table .gf-hand').innerHTML !== old",
-                               arg=before_draw_hand)
-        wait_idle(page, 60)
 
-        assert _html(page, ".gf-table .gf-hand") != hand
-        assert _html(page, ".gf-table .gf-log") != log
-        assert _html(page, ".gf-table .gf-heatmap") != heat
-        assert "You ask" in page.locator(".gf-table .gf-log").inner_text()
-        assert not page.locator(".gf-table .gf-oops").count(), page.locator(".gf-table .gf-oops").inner_text()
-        table.screenshot(path=str(tmp_path / "table.png"))
-        page.screenshot(path=str(tmp_path / "page.png"), full_page=False)
+# ---------------------------------------------------------------------- the Table
+TABLE_CELLS = (
+    "from gofish_teach.widgets import Table\n"
+    "table = Table('pond', opponents=['memory', 'random', 'greedy'], seed=7, knowledge=True)\ntable",
+    # A whole game played through the controls, to see the table at game over.
+    "import numpy as np\n"
+    "over = Table('pond', opponents=['random', 'memory', 'greedy'], seed=3)\n"
+    "rng = np.random.default_rng(0)\n"
+    "while not over.match.game.is_over:\n"
+    "    if over.waiting_for_you == 'draw':\n"
+    "        over.ocean.click()\n"
+    "    else:\n"
+    "        ranks = [r for r, b in over.rank_buttons.items() if not b.disabled]\n"
+    "        over.rank_buttons[ranks[rng.integers(len(ranks))]].click()\n"
+    "        asks = [q for q, b in over.ask_buttons.items() if not b.disabled]\n"
+    "        over.ask_buttons[asks[rng.integers(len(asks))]].click()\n"
+    "over",
+)
 
-        # Saving after a run changes outputs only: no cell or notebook metadata churn.
-        save(page, work / NOTEBOOK.name)
-    saved = json.loads((work / NOTEBOOK.name).read_text(encoding="utf-8"))
-    assert _strip_outputs(saved) == _strip_outputs(json.loads(committed))
-    assert NOTEBOOK.read_bytes() == committed, "the committed notebook was modified"
-    print(f"screenshot: {tmp_path / 'table.png'}")
+
+def _tab_to(page, selector: str, limit: int = 80) -> None:
+    """Press Tab until the focus is on an element matching ``selector``."""
+    for _ in range(limit):
+        if page.evaluate("(sel) => !!document.activeElement && document.activeElement.matches(sel)", selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+@pytest.mark.slow
+def test_the_table_with_the_keyboard_to_scale_named_and_at_game_over(page, lab, kit):
+    open_notebook(page, lab, scratch(kit, "table.ipynb", *TABLE_CELLS))
+    run_all(page)
+    no_traceback(page)
+    table = page.locator(".gf-table").first
+    table.scroll_into_view_if_needed()
+
+    # Keyboard alone: Tab to a rank, Enter; Tab to an opponent, Enter; after "Go Fish!", Tab to the ocean, Enter.
+    log = table.locator(".gf-log")
+    drew = False
+    for _ in range(12):
+        table.locator(".gf-header").first.click()  # start the Tab order at the top of the table
+        _tab_to(page, ".gf-table button.gf-rank:not([disabled])")
+        page.keyboard.press("Enter")
+        wait_kernel(page)
+        _tab_to(page, ".gf-table button.gf-ask:not([disabled])")
+        before = log.inner_html()
+        page.keyboard.press("Enter")
+        page.wait_for_function("(old) => document.querySelector('.gf-table .gf-log').innerHTML !== old", arg=before)
+        wait_kernel(page)
+        if table.locator("button.gf-ocean:not([disabled])").count():
+            hand = table.locator(".gf-hand").inner_html()
+            _tab_to(page, ".gf-table button.gf-ocean")
+            page.keyboard.press("Enter")
+            page.wait_for_function("(old) => document.querySelector('.gf-table .gf-hand').innerHTML !== old",
+                                   arg=hand)
+            wait_kernel(page)
+            drew = True
+            break
+    assert drew, "no \"Go Fish!\" in 12 keyboard asks"
+    assert "You ask" in log.inner_text() and "You draw" in log.inner_text()
+    assert not table.locator(".gf-oops").count(), table.locator(".gf-oops").inner_text()
+
+    # The ocean's top-card bars: each fill as tall as its share of the tallest, to a pixel or two.
+    bars = table.locator(".gf-bars .gf-bar").evaluate_all("""bars => bars.map(b => {
+        const fill = b.querySelector('.gf-fill'), track = b.querySelector('.gf-track');
+        return {pct: parseFloat(fill.style.height), fill: fill.getBoundingClientRect().height,
+                track: track.getBoundingClientRect().height, label: b.textContent}; })""")
+    assert len(bars) == 13
+    for bar in bars:
+        assert abs(bar["fill"] - max(1.0, bar["track"] * bar["pct"] / 100)) <= 1.5, bar
+    heights = sorted({round(b["fill"]) for b in bars})
+    assert len(heights) > 2, bars  # different chances, different bars
+    print("bars (percent of the tallest -> px):", [(b["pct"], round(b["fill"], 1)) for b in bars])
+
+    # The heatmap prints its values and says in words what its marks mean.
+    cells = table.locator(".gf-heat td").all_inner_texts()
+    assert cells and all(c.strip() for c in cells), cells
+    assert "A dot after a rank is one card of it in your hand" in table.locator(".gf-legend").inner_text()
+
+    # Every control can be named by a screen reader; no label cut off.
+    assert unnamed_controls(page, ".gf-table") == []
+    assert cut_off(page, ".gf-table button") == []
+
+    # The seed box: a negative seed is a message at once; a 23-digit seed deals on the same click.
+    seed = table.locator("input[type=text]").first
+    seed.fill("-5")
+    table.locator("button.gf-deal").click()
+    wait_kernel(page)
+    assert "seed: a seed is a whole number, 0 or more, not -5" in table.locator(".gf-oops").inner_text()
+    assert "Something went wrong" not in table.inner_text()
+    big = "12345678901234567890123"
+    seed.fill(big)
+    table.locator("button.gf-deal").click()
+    wait_kernel(page)
+    assert f"seed {big}" in table.locator(".gf-header").first.inner_text()
+    assert not table.locator(".gf-oops").count()
+    table.screenshot(path=str(kit.parent / "table.png"))
+
+    # At game over: the Ask buttons in one line, no card back on the empty ocean, no broken image.
+    over = page.locator(".gf-table").nth(1)
+    over.scroll_into_view_if_needed()
+    assert "wins" in over.locator(".gf-status").inner_text() or "tie" in over.locator(".gf-status").inner_text()
+    tops = {round(y) for y in over.locator("button.gf-ask").evaluate_all(
+        "bs => bs.map(b => b.getBoundingClientRect().top)")}
+    assert len(tops) == 1, tops
+    ocean = over.locator("button.gf-ocean")
+    if "empty" in ocean.inner_text():
+        assert ocean.evaluate("b => getComputedStyle(b).backgroundImage") == "none"
+    assert cut_off(page, ".gf-table button") == []
+    assert broken_images(page, ".jp-Notebook") == []
+    over.screenshot(path=str(kit.parent / "game-over.png"))
+
+
+
+# ---------------------------------------------------------------------- the Explorer and the Lab
+EXPLORER_CELL = ("from gofish_teach.widgets import Explorer\n"
+                 "impossible = Explorer()\nimpossible.asked.value = True\nimpossible.go_fish.value = True\nimpossible")
+LAB_CELLS = (
+    "from gofish_teach.widgets import Lab\n"
+    "def oops(view, rng):\n    return 1 // 0\n"
+    "lab = Lab(strategies={'oops': oops}, rules='family', players=2, games=300, seed=1)\nlab",
+    "print('the cell after the lab runs')",
+)
+
+
+@pytest.mark.slow
+def test_the_explorer_and_the_lab_say_what_is_wrong_without_traceback_or_broken_image(page, lab, kit):
+    open_notebook(page, lab, scratch(kit, "explorer-lab.ipynb", EXPLORER_CELL, *LAB_CELLS))
+    run_all(page)
+    no_traceback(page)
+    explorer = page.locator(".gf-explorer").first
+    message = explorer.locator(".gf-message").inner_text()
+    assert message.startswith("They asked for 7s, so they hold at least one"), message
+    assert "at_least" not in message and "seat 1" not in message
+    assert cut_off(page, ".gf-explorer button, .gf-explorer .widget-label, .gf-explorer label") == []
+    assert unnamed_controls(page, ".gf-explorer") == []
+    # The Lab before its first run: no picture, so no image at all.
+    assert broken_images(page, ".jp-Notebook") == []
+
+    the_lab = page.locator(".gf-lab").first
+    the_lab.scroll_into_view_if_needed()
+    assert cut_off(page, ".gf-lab .widget-label, .gf-lab label, .gf-lab .widget-label-basic") == []
+    assert unnamed_controls(page, ".gf-lab") == []
+    games = the_lab.locator(".gf-games input")
+    for typed, words in (("0", "games: play at least 1 game, not 0"), ("-10", "games: play at least 1 game, not -10"),
+                         ("abc", "games: type a whole number of games")):
+        games.fill(typed)
+        the_lab.locator("button.gf-run").click()
+        wait_kernel(page)
+        assert words in the_lab.locator(".gf-message").inner_text()
+        no_traceback(page)
+        assert broken_images(page, ".jp-Notebook") == []
+    games.fill("300")
+    the_lab.locator(".gf-lineup-0 select").select_option("oops")
+    the_lab.locator("button.gf-run").click()
+    wait_kernel(page)
+    assert "ZeroDivisionError" in the_lab.locator(".gf-message").inner_text()
+    no_traceback(page)
+    assert broken_images(page, ".jp-Notebook") == []
+    # A good run: two progress bars, labelled apart; the plot shown.
+    the_lab.locator(".gf-lineup-0 select").select_option("memory")
+    the_lab.locator("button.gf-run").click()
+    wait_kernel(page)
+    page.wait_for_function("() => document.querySelector('.gf-lab img') && document.querySelector('.gf-lab img').naturalWidth > 0")
+    progress = the_lab.locator(".gf-progress").inner_text().replace("\u2007", " ")  # tqdm pads with figure spaces
+    assert "lineup games" in progress and "baseline games" in progress, progress
+    assert the_lab.locator(".gf-message").inner_text() == ""
+    no_traceback(page)
+    assert broken_images(page, ".jp-Notebook") == []
+    assert page.get_by_text("the cell after the lab runs").count()
+    the_lab.screenshot(path=str(kit.parent / "lab.png"))

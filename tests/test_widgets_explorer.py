@@ -103,10 +103,11 @@ def test_textbook_case_is_the_hypergeometric_answer(ex):
 
 @pytest.mark.parametrize("settings, words", [
     ({"held": 4}, "copies you hold: 4 7s would be a whole book"),
-    ({"textbook": True, "held": 4, "asked": True}, "at_least[1]: seat 1 cannot hold 1 7: at most 0"),
+    ({"textbook": True, "held": 4, "asked": True}, "They asked for 7s, so they hold at least one 7; but no 7s are outside your hand"),
     ({"players": 3, "ocean": 52}, "ocean: 52 cards and their 5 are more than the 47 cards"),
-    ({"their_hand": 30, "other_cards": 20, "books": 1}, "hand_sizes: the other hands hold 30 cards, but only 27"),
-    ({"asked": True, "go_fish": True}, "at_least[1]: seat 1 lacks 7s, so cannot hold at least 1"),
+    ({"their_hand": 0, "asked": True}, "They asked for 7s, so they hold at least one 7; but their hand is empty"),
+    ({"their_hand": 30, "other_cards": 20, "books": 1}, "Their hand and the other players' hold 30 cards, but only 27 cards are neither"),
+    ({"asked": True, "go_fish": True}, "They asked for 7s, so they hold at least one; but they said \"Go Fish!\" to 7s"),
     ({"books": 12, "other_cards": 1}, "other cards in your hand: 1 do not fit in the 0 ranks left"),
     ({"other_cards": 18, "books": 1, "their_hand": 29, "about": "ocean"}, "the ocean is empty"),
 ])

@@ -58,7 +58,7 @@ def test_the_same_seed_gives_the_same_numbers_and_another_seed_others():
     first, shown = lab.results, (lab.share_html.value, lab.paired_html.value)
     lab.run.click()
     assert same_games(lab.results, first) and (lab.share_html.value, lab.paired_html.value) == shown
-    lab.seed.value = 10
+    lab.seed.value = "10"
     lab.run.click()
     assert not np.array_equal(lab.results.asks, first.asks)
 
@@ -92,7 +92,9 @@ def test_controls_rules_players_lineups_baseline_and_entry():
 @pytest.mark.parametrize("setup, words", [
     (lambda lab: setattr(lab.lineup[0], "value", "clumsy"), "ZeroDivisionError: integer division or modulo by zero"),
     (lambda lab: setattr(lab.lineup[0], "value", "asks_itself"), "cannot ask themself"),
-    (lambda lab: setattr(lab.games, "value", 0), "games must be at least 1, not 0"),
+    (lambda lab: setattr(lab.games, "value", "0"), "games: play at least 1 game, not 0"),
+    (lambda lab: setattr(lab.games, "value", "abc"), "games: type a whole number"),
+    (lambda lab: setattr(lab.seed, "value", "-3"), "seed: a seed is 0 or more, not -3"),
 ])
 def test_errors_are_short_messages_and_clear_the_old_results(setup, words):
     lab = Lab(strategies={"clumsy": clumsy, "asks_itself": asks_itself}, rules="family", players=2, games=20)
@@ -102,7 +104,7 @@ def test_errors_are_short_messages_and_clear_the_old_results(setup, words):
     lab.run.click()
     assert words in lab.message, lab.message
     assert "Traceback" not in lab.message and len(lab.message) <= 400
-    assert escape(lab.message) in lab.message_html.value
+    assert escape(lab.message, quote=False) in lab.message_html.value
     assert lab.results is None and lab.share_html.value == "" and lab.image.value == b""
     assert not lab.run.disabled
 

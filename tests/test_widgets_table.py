@@ -36,7 +36,10 @@ def check(table):
     assert shown_cards(table) == [str(c) for c in view.hand]
     waiting = table.waiting_for_you
     assert table.ocean.disabled == (waiting != "draw")
-    assert table.ocean.description == str(view.ocean_size)
+    size = view.ocean_size
+    assert table.ocean.description == (f"Draw from the ocean ({size} card{'s' * (size != 1)})" if waiting == "draw"
+                                       else f"Ocean: {size} card{'s' * (size != 1)}" if size else "Ocean: empty")
+    assert ("gf-empty" in table.ocean._dom_classes) == (size == 0)
     if waiting == "ask":
         legal = game.legal_asks()
         assert enabled(table.rank_buttons) == {a[1] for a in legal}
@@ -107,7 +110,7 @@ def test_whole_games_through_the_controls(preset, opponents):
 def test_teams_through_the_controls(rules, opponents):
     table = play_through(Table(rules, opponents=opponents, seed=3), 3)
     partner = rules.partner(0, len(opponents) + 1)
-    assert table.ask_buttons[partner].disabled and table.ask_buttons[partner].description == "Partner"
+    assert table.ask_buttons[partner].disabled and table.ask_buttons[partner].description.endswith("(partner)")
     assert "Teams" in table.score.value and "partner" in table._seat_html[partner].value
 
 
@@ -164,8 +167,8 @@ def test_new_game_and_replaying_a_seed():
     first_deal = table.match.game.deck
     table.new_button.click()
     check(table)
-    assert table.seed_box.value == table.match.seed and f"seed {table.match.seed}" in table.header.value
-    table.seed_box.value = 21
+    assert table.seed_box.value == str(table.match.seed) and f"seed {table.match.seed}" in table.header.value
+    table.seed_box.value = "21"
     table.deal_button.click()
     check(table)
     assert table.match.game.deck == first_deal and table.match.seed == 21

@@ -3,8 +3,10 @@
 The notebooks in ``solutions/`` are the source (like an Otter Assign master notebook). A
 cell tagged ``solution`` holds the completed function, and its metadata
 ``gofish_teach.stub`` the stub that learners get instead. Building copies every notebook,
-puts the stub in place of each solution (tagged ``answer`` from then on), and drops all
-outputs, so each exercise notebook runs top to bottom in its unfinished state.
+puts the stub in place of each solution (tagged ``answer`` from then on), drops the
+solution's outputs and runs the notebook top to bottom in its unfinished state: it is saved
+with what its check says about the stub, which is what JupyterLab shows after Run All, so
+opening, running and saving a handed-out notebook changes nothing.
 
 >>> solution = {"cell_type": "code", "source": "def f():\\n    return 1",
 ...             "metadata": {"tags": ["solution"], "gofish_teach": {"stub": "def f():\\n    raise NotImplementedError"}},
@@ -50,13 +52,29 @@ def dumps(notebook: dict) -> str:
     return nbformat.writes(nbformat.from_dict(notebook)) + "\n"
 
 
-def build(solutions: Path = ROOT / "solutions", exercises: Path = ROOT / "exercises") -> list[Path]:
-    """Write ``exercises/NAME.ipynb`` for every ``solutions/NAME.ipynb``; returns the paths written."""
+def run(notebook: dict, folder: Path) -> dict:
+    """``notebook`` run top to bottom in a fresh kernel in ``folder``, as ``make notebooks`` runs one:
+    no timing metadata and no widget state (JupyterLab keeps neither)."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    from ..notebooks import tidy
+
+    nb = nbformat.reads(json.dumps(notebook), as_version=4)  # sources joined, as nbclient reads them
+    NotebookClient(nb, timeout=300, record_timing=False, store_widget_state=False,
+                   resources={"metadata": {"path": str(folder)}}).execute()
+    return tidy(json.loads(nbformat.writes(nb)))
+
+
+def build(solutions: Path = ROOT / "solutions", exercises: Path = ROOT / "exercises", execute: bool = True) -> list[Path]:
+    """Write ``exercises/NAME.ipynb`` for every ``solutions/NAME.ipynb``, run in its unfinished
+    state unless ``execute`` is false; returns the paths written."""
     written = []
     for path in sorted(Path(solutions).glob("*.ipynb")):
         notebook = json.loads(path.read_text(encoding="utf-8"))  # plain dicts: strip() deep-copies them
         target = Path(exercises) / path.name
-        target.write_text(dumps(strip(notebook)), encoding="utf-8")
+        exercise = strip(notebook)
+        target.write_text(dumps(run(exercise, Path(exercises)) if execute else exercise), encoding="utf-8")
         written.append(target)
     return written
 

@@ -58,8 +58,78 @@ def learner_actions(games: int = 3, seed: int = 0, rules="pond", opponents=("mem
     return times
 
 
+def explorer_actions(rounds: int = 2, seed: int = 0) -> dict[str, list[float]]:
+    """Seconds taken by each kind of control change in the :class:`~.explorer.Explorer` at 4 players
+    (its largest table, the slowest exact count), moved at random over the values a class would try.
+
+    >>> sorted(explorer_actions(rounds=1))[:3]
+    ['about', 'asked', 'at_least']
+    """
+    from .explorer import Explorer
+
+    ex = Explorer()
+    ex.players.value, ex.ocean.value = 4, 14
+    rng = np.random.default_rng(seed)
+    moves = {"held": range(0, 4), "other_cards": range(0, 10), "books": range(0, 4), "their_hand": range(0, 12),
+             "ocean": range(6, 22), "asked": (True, False), "go_fish": (True, False), "drawn_since": range(0, 4),
+             "about": ("hand", "ocean"), "at_least": range(1, 4), "rank": ("7", "A", "K")}
+    times: dict[str, list[float]] = {}
+    for _ in range(rounds):
+        for control, values in moves.items():
+            values = list(values)
+            widget = getattr(ex, control)
+            start = time.perf_counter()
+            widget.value = values[int(rng.integers(len(values)))]
+            times.setdefault(control, []).append(time.perf_counter() - start)
+    return times
+
+
+def lab_actions(games: int = 200) -> dict[str, list[float]]:
+    """Seconds taken by the :class:`~.lab.Lab`'s controls at 4 players, and by one run of ``games`` games
+    (a tournament: its time grows with the games asked for)."""
+    from .lab import Lab
+
+    lab = Lab(players=4, games=games, seed=1)
+    times: dict[str, list[float]] = {}
+
+    def timed(action, change):
+        start = time.perf_counter()
+        change()
+        times.setdefault(action, []).append(time.perf_counter() - start)
+
+    for rules in ("family", "pond", "classic"):
+        timed("rules", lambda: setattr(lab.rules, "value", rules))
+    for n in (3, 4, 2, 4):
+        timed("players", lambda: setattr(lab.players, "value", n))
+    timed("compare", lambda: setattr(lab.compare, "value", False))
+    timed("compare", lambda: setattr(lab.compare, "value", True))
+    timed(f"run ({games} games, 2 lineups)", lab.run.click)
+    if lab.message:
+        raise RuntimeError(f"the lab reported a problem: {lab.message}")
+    return times
+
+
+def _lines(times: dict[str, list[float]], label: str) -> list[str]:
+    lines = []
+    for action in times:
+        t = np.array(times[action]) * 1e3
+        lines.append(f"  {label}{action:<26} median {np.median(t):7.1f} ms, worst {t.max():8.1f} ms  ({len(t)} actions)")
+    return lines
+
+
 def bench_table(quick: bool) -> list[str]:
-    """`make bench` section: median and worst kernel time of each learner action, panel off and on."""
+    """`make bench` section: median and worst kernel time of each learner action, panel off and on;
+    then the explorer's and the lab's controls at 4 players (aim: 300 ms each)."""
+    lines = _bench_table(quick)
+    lines.append("The explorer at 4 players: kernel time of each control change (aim: 300 ms)")
+    lines += _lines(explorer_actions(rounds=1 if quick else 4), "")
+    lines.append("The lab at 4 players: kernel time of each control change (aim: 300 ms), and of one run")
+    lines += _lines(lab_actions(games=100 if quick else 400), "")
+    return lines
+
+
+def _bench_table(quick: bool) -> list[str]:
+    """The table's learner actions, panel off and on."""
     games = 1 if quick else 6
     opponents = ("memory", "random", "greedy")
     learner_actions(games=1, seed=10_000, opponents=opponents, knowledge=True, max_actions=4)  # load compiled code

@@ -86,9 +86,9 @@ STYLE = """<style>
 .gf-heat td.gf-diff { outline: 2px solid #e65100; }
 .gf-heat th.gf-held { color: #1565c0; }
 .gf-heat td.gf-gone { background: #eee; color: #bbb; }
-.gf-bars { display: flex; align-items: flex-end; gap: 3px; height: 120px; padding-top: 4px; }
-.gf-bar { display: flex; flex-direction: column; align-items: center; justify-content: flex-end; width: 34px;
-  height: 100%; font-size: 10px; }
+.gf-bars { display: flex; align-items: flex-end; gap: 3px; padding-top: 4px; }
+.gf-bar { display: flex; flex-direction: column; align-items: center; width: 34px; font-size: 10px; }
+.gf-bar .gf-track { height: 90px; width: 26px; display: flex; flex-direction: column; justify-content: flex-end; }
 .gf-bar .gf-fill { width: 26px; background: #3f7fbf; border-radius: 3px 3px 0 0; min-height: 1px; }
 .gf-bar.gf-asked .gf-fill { background: #f5a623; }
 .gf-bar .gf-rk { font-size: 12px; font-weight: 700; }
@@ -96,9 +96,13 @@ STYLE = """<style>
 .gf-hint td { padding: 0 6px; font-size: 13px; line-height: 1.3; }
 .gf-pulse button, button.gf-pulse { animation: gf-pulse 1.1s ease-in-out infinite; }
 @keyframes gf-pulse { 0%, 100% { box-shadow: 0 0 0 0 rgba(255,213,79,.9); } 50% { box-shadow: 0 0 0 10px rgba(255,213,79,0); } }
-.gf-table .widget-button.gf-ocean { font-size: 20px; border-radius: 10px; border: 3px solid #fff;
-  background: repeating-linear-gradient(45deg, #1e3a8a 0 6px, #3056b8 6px 12px); color: #fff; }
-.gf-table .widget-button.gf-ocean:disabled { opacity: .75; }
+.gf-table .widget-button.gf-ocean { font-size: 15px; font-weight: 700; border-radius: 10px; border: 3px solid #fff;
+  background: repeating-linear-gradient(45deg, #1e3a8a 0 6px, #3056b8 6px 12px); color: #fff;
+  white-space: normal; line-height: 1.2; text-shadow: 0 0 3px #000; }
+.gf-table .widget-button.gf-ocean:disabled { opacity: .8; }
+.gf-table .widget-button.gf-ocean.gf-empty { background: rgba(0,0,0,.25); border-style: dashed; }
+.gf-table .gf-askrow .widget-button { margin-right: 8px; }
+.gf-table :focus-visible { outline: 3px solid #ffd54f; outline-offset: 2px; }
 </style>"""
 
 

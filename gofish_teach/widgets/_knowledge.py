@@ -91,7 +91,7 @@ def _grid(belief, view, names, seats, compare=None) -> str:
             if diff:
                 tip += f"; from stated facts only: {_tip(compare.p_holds(q, r))}"
             cells.append(f'<td class="{"gf-diff" if diff else ""}" style="background:{color(f)};color:{ink}" '
-                         f'title="{escape(tip)}">{percent(p)}</td>')
+                         f'title="{escape(tip)}">{percent(p)}{"*" if diff else ""}</td>')
         rows.append(f'<tr><th style="text-align:right">{escape(names[q])}</th>{"".join(cells)}</tr>')
     return f'<table class="gf-heat"><tr><th></th>{head}</tr>{"".join(rows)}</table>'
 
@@ -102,19 +102,22 @@ def heatmap(belief, view, names, facts=None, facts_error: str | None = None) -> 
     kind = "exact" if belief.exact else "Monte Carlo estimate (beyond exact counting here)"
     left = (f'<div><h4>Who holds what? P(holds at least one), from your view ({kind})</h4>'
             f'{_grid(belief, view, names, seats, compare=facts)}</div>')
+    legend = ('<div class="gf-note gf-legend">Each cell is the chance that the player holds at least one card '
+              'of the rank (darker: more likely). A dot after a rank is one card of it in your hand; '
+              '· marks a rank all in books.</div>')
     if facts is None and facts_error is None:
-        return f'<div class="gf-heatmap">{left}</div>'
+        return f'<div class="gf-heatmap">{left}{legend}</div>'
     if facts_error is not None:
         right = f'<div><h4>From stated facts only</h4><div class="gf-note">{escape(facts_error)}</div></div>'
         note = ""
     else:
         right = (f'<div><h4>From stated facts only (Facts.from_view)</h4>'
                  f'{_grid(facts, view, names, seats, compare=belief)}</div>')
-        note = ('<div class="gf-note">Outlined cells differ by at least half a point: there the history '
-                '(<i>when</i> a card was drawn, from an ocean you know something about) matters, and '
+        note = ('<div class="gf-note">Cells marked * (and outlined) differ by at least half a point: there the '
+                'history (<i>when</i> a card was drawn, from an ocean you know something about) matters, and '
                 'stated facts alone lose it.</div>')
     return (f'<div class="gf-heatmap"><div style="display:flex;gap:14px;flex-wrap:wrap">{left}{right}</div>'
-            f'{note}</div>')
+            f'{legend}{note}</div>')
 
 
 def top_bars(belief, view, asked: str | None = None) -> str:
@@ -127,10 +130,11 @@ def top_bars(belief, view, asked: str | None = None) -> str:
     for r, p in probs.items():
         height = 100 * float(p) / top
         cls = "gf-bar gf-asked" if r == asked else "gf-bar"
+        mark = "★" if r == asked else ""
         bars.append(f'<div class="{cls}" title="P(top card is {name(r) if r in "AJQK" else r}): {escape(_tip(p))}">'
-                    f'<span>{percent(p)}</span><div class="gf-fill" style="height:{height:.1f}%"></div>'
-                    f'<span class="gf-rk">{r}</span></div>')
-    lucky = (f'<div class="gf-note">The gold bar is your chance of a lucky draw: '
+                    f'<span>{percent(p)}</span><div class="gf-track"><div class="gf-fill" style="height:{height:.1f}%">'
+                    f'</div></div><span class="gf-rk">{r}{mark}</span></div>')
+    lucky = (f'<div class="gf-note">The gold bar (★) is your chance of a lucky draw: '
              f'{float(probs[asked]):.1%} that the top card is one of the {plural(asked)} you asked for.</div>'
              if asked in probs else "")
     return (f'<div class="gf-bars-box"><h4>The ocean\'s top card ({view.ocean_size} cards in the ocean)</h4>'

@@ -1,4 +1,4 @@
-"""Small pieces the explorer and the lab share: a figure as an image, a message line, a short error.
+"""Small pieces the widgets share: a figure as an image, a message line, a short error, a stable id.
 
 >>> short_error(ValueError("players: 7 players, but pond rules allow 2 to 6"))
 'players: 7 players, but pond rules allow 2 to 6'
@@ -7,6 +7,9 @@
 """
 from __future__ import annotations
 
+import itertools
+import sys
+import uuid
 from html import escape
 from io import BytesIO
 
@@ -42,4 +45,57 @@ def message_html(text: str, error: bool = True) -> str:
     if not text:
         return ""
     colour = "#b00020" if error else "#555"
-    return f'<span style="color: {colour}">{escape(text)}</span>'
+    return f'<span style="color: {colour}">{escape(text, quote=False)}</span>'
+
+
+def show_png(image, figure) -> None:
+    """Put ``figure`` in the ``ipywidgets.Image`` (``None``: empty it), and show the image only with a
+    picture in it: an empty ``Image`` draws the browser's broken-image icon."""
+    image.value = png(figure) if figure is not None else b""
+    image.layout.display = None if figure is not None else "none"
+
+
+#: Model ids are drawn from this namespace and what is being run, never at random (see :func:`stable_model_id`).
+_IDS = uuid.UUID("5d0b7a4e-3c57-4f6e-9a51-0f15ee6c0a17")
+
+
+def stable_model_id(kind: str) -> str | None:
+    """The widget model id for a widget made in a kernel: the same each time a fresh kernel runs the
+    same notebook, so that a notebook run and saved in JupyterLab comes back byte for byte.
+
+    A shown widget's id is saved in the cell's output. A random id (ipywidgets' default) changes on
+    every run; this one is made from ``kind``, the cell's execution count (saved beside it, and the
+    same in every top-to-bottom run) and the widget's number in the cell, skipping ids still in use.
+    Outside a kernel: ``None`` (ipywidgets picks one).
+
+    >>> stable_model_id("table") is None    # no kernel here
+    True
+    """
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython else None
+    if getattr(shell, "kernel", None) is None:
+        return None
+    from ipywidgets.widgets.widget import _instances
+
+    for k in itertools.count():
+        model_id = uuid.uuid5(_IDS, f"{kind}/{shell.execution_count}/{k}").hex
+        if model_id not in _instances:
+            return model_id
+
+
+class Placeheld:
+    """Mixin for a widget shown in a lesson: before its cell runs, the saved output says so.
+
+    JupyterLab draws a widget's saved output only when the widget's kernel is running it; a
+    notebook not yet trusted shows the output's HTML instead, which is this note.
+    """
+
+    #: What the widget is, for the note ("The table", "The probability explorer", ...).
+    _what = "This widget"
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle:
+            bundle["text/html"] = (f"<p><b>{escape(self._what)} appears here once this cell has run.</b> "
+                                   "Run it (Shift-Enter), or all cells (Run &#9656; Run All Cells).</p>")
+        return bundle

@@ -23,6 +23,7 @@ Fraction(97887, 1533595)
 """
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -33,7 +34,7 @@ from matplotlib.figure import Figure
 from ..cards import name, plural
 from ..rules import Rules
 from ..stats import wilson_interval
-from ._panes import message_html, png, short_error
+from ._panes import Placeheld, message_html, short_error, show_png, stable_model_id
 from .scenario import Scenario
 
 _SLIDER = dict(continuous_update=False, style={"description_width": "9em"}, layout=w.Layout(width="22em"))
@@ -50,13 +51,15 @@ class Estimate(NamedTuple):
     counts: dict   # {count: (share, low, high)} for the plot
 
 
-class Explorer(w.VBox):
+class Explorer(Placeheld, w.VBox):
     """Sliders for stated facts about one rank; the exact answer, its distribution, a simulation.
 
     Args:
         rules: a preset name or :class:`Rules`; only the deck matters (ranks and book size).
         rank: the rank to start with.
     """
+
+    _what = "The probability explorer"
 
     def __init__(self, rules: str | Rules = "pond", rank: str = "7"):
         rules = Rules.preset(rules) if isinstance(rules, str) else rules
@@ -70,13 +73,14 @@ class Explorer(w.VBox):
         self.players = w.IntSlider(2, 2, 4, description="players", **_SLIDER)
         self.their_hand = w.IntSlider(5, 0, 30, description="their hand", **_SLIDER)
         self.ocean = w.IntSlider(0, 0, 4 * len(ranks), description="ocean", **_SLIDER)
-        self.asked = w.Checkbox(False, description="they asked for it (they hold at least one)", indent=False)
-        self.go_fish = w.Checkbox(False, description='they said "Go Fish!" to it', indent=False)
+        self.asked = w.Checkbox(False, description="they asked for it (they hold at least one)", indent=False, layout=w.Layout(width="auto"))
+        self.go_fish = w.Checkbox(False, description='they said "Go Fish!" to it', indent=False, layout=w.Layout(width="auto"))
         self.drawn_since = w.IntSlider(0, 0, 10, description="drawn since", **_SLIDER)
-        self.textbook = w.Checkbox(False, description="textbook: a hand may hold a whole book", indent=False)
+        self.textbook = w.Checkbox(False, description="textbook: a hand may hold a whole book", indent=False, layout=w.Layout(width="auto"))
         self.about = w.ToggleButtons(options=[("their hand", "hand"), ("the ocean's top card", "ocean")],
                                      value="hand", description="question",
-                                     style={"button_width": "11em"})  # the default cuts "top card" off
+                                     style={"button_width": "auto"}, tooltips=["P(they hold it)", "P(the ocean's top card is it)"])
+        self.about.add_class("gf-about")  # "auto": each button as wide as its words (a width cut them off)
         self.at_least = w.IntSlider(1, 1, 3, description="at least", **_SLIDER)
         self.samples = w.BoundedIntText(20_000, min=100, max=1_000_000, step=1000, description="deals",
                                         layout=w.Layout(width="14em"))
@@ -85,7 +89,7 @@ class Explorer(w.VBox):
 
         self.answer_html, self.textbook_html, self.code_html = w.HTML(), w.HTML(), w.HTML()
         self.message_html, self.estimate_html = w.HTML(), w.HTML()
-        self.image = w.Image(format="png", layout=w.Layout(max_width="34em"))
+        self.image = w.Image(format="png", layout=w.Layout(max_width="34em", display="none"))
         self.scenario: Scenario | None = None
         self.answer: Fraction | None = None
         self.distribution: dict = {}
@@ -103,7 +107,9 @@ class Explorer(w.VBox):
                         self.image, w.HBox([self.samples, self.seed, self.simulate]), self.estimate_html,
                         self.code_html])
         super().__init__([w.HTML("<b>Probability explorer</b>: what stated facts say about one rank"),
-                          w.HBox([left, right])])
+                          w.HBox([left, right])], model_id=stable_model_id("explorer"))
+        self.add_class("gf-explorer")
+        self.message_html.add_class("gf-message")
         self.refresh()
 
     @property
@@ -141,7 +147,7 @@ class Explorer(w.VBox):
                            else facts.p_top(self.rank.value))
             self.distribution = facts.count_distribution(place, self.rank.value)
         except Exception as error:  # noqa: BLE001 - a learner sees a message, never a traceback
-            self._fail(short_error(error))
+            self._fail(self._in_words(short_error(error)))
             return
         self._message = ""
         self.message_html.value = ""
@@ -151,6 +157,38 @@ class Explorer(w.VBox):
         self.textbook_html.value = self._textbook_line()
         self.code_html.value = f"<code>{self.scenario.code()}</code>"
         self._draw()
+
+    def _in_words(self, text: str) -> str:
+        """A contradiction that :class:`Facts` found, said with the explorer's boxes, not Facts' arguments.
+
+        >>> ex = Explorer(); ex.asked.value = True; ex.go_fish.value = True; ex.message
+        'They asked for 7s, so they hold at least one; but they said "Go Fish!" to 7s and have drawn no card since, so they hold none. Both cannot be true: untick one, or move "drawn since" up.'
+        >>> ex.go_fish.value = False; ex.their_hand.value = 0; ex.message
+        'They asked for 7s, so they hold at least one 7; but their hand is empty (0 cards).'
+        """
+        them = plural(self.rank.value)
+        why = f"They asked for {them}, so they hold" if self.asked.value else "The question is whether they hold"
+        if re.match(r"at_least\[1\]: seat 1 lacks", text):
+            return (f'They asked for {them}, so they hold at least one; but they said "Go Fish!" to {them} and have '
+                    'drawn no card since, so they hold none. Both cannot be true: untick one, or move "drawn since" up.')
+        room = re.match(r"at_least\[1\]: seat 1 cannot hold (\d+) .*?: at most (\d+) could be there "
+                        r"\(its (\d+) cards, (\d+) neither yours nor in books, (\d+) before a whole book\)", text)
+        if room:
+            n, most, size, unseen, cap = map(int, room.groups())
+            least = f"at least one {name(self.rank.value)}" if n == 1 else f"at least {n} {them}"
+            if most == size:
+                return f"{why} {least}; but their hand is {'empty' if not size else 'only'} ({size} card{'s' * (size != 1)})."
+            if most == unseen:
+                return f"{why} {least}; but {f'only {unseen}' if unseen else 'no'} {them} are outside your hand and the books."
+            return f"{why} {least}; but {cap} of them would already be a whole book, laid down at once."
+        sizes = re.match(r"hand_sizes: the other hands hold (\d+) cards, but only (\d+)", text)
+        if sizes:
+            return (f"Their hand and the other players' hold {sizes[1]} cards, but only {sizes[2]} cards are neither "
+                    "yours nor in books: make a hand or the ocean smaller.")
+        if not re.match(r"^\w+\[\d+\]: ", text):
+            return text  # the explorer's own checks already name the box
+        text = re.sub(r"^\w+\[\d+\]: ", "", text).replace("seat 1", "they").replace("its ", "their ")
+        return "These facts cannot all be true: " + text
 
     def _set_quietly(self, control, value):
         self._syncing = True
@@ -165,7 +203,7 @@ class Explorer(w.VBox):
         self.answer, self.distribution = None, {}
         self.answer_html.value = self.textbook_html.value = self.code_html.value = ""
         self.simulate.disabled = True
-        self.image.value = b""
+        show_png(self.image, None)
         self.figure = None
 
     def _question(self) -> str:
@@ -207,7 +245,7 @@ class Explorer(w.VBox):
         ax.set_title(f"How many {plural(rank)} are in {where}")
         ax.legend(loc="best", fontsize="small")
         self.figure = figure
-        self.image.value = png(figure)
+        show_png(self.image, figure)
 
     def _simulate(self, _button=None):
         try:

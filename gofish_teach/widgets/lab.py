@@ -15,8 +15,10 @@ the win shares and the game-length histogram. The same seed gives the same numbe
 (('cautious', 'random'), 200)
 >>> lab.paired.games, lab.paired.label_b
 (200, 'random (b, entry 0)')
->>> lab.games.value = 0; lab.run.click(); lab.message      # a bad setting is a message, not a traceback
-'games must be at least 1, not 0'
+>>> lab.games.value = "0"; lab.run.click(); lab.message    # a bad setting is a message, not a traceback
+'games: play at least 1 game, not 0'
+>>> lab.games.value = "abc"; lab.run.click(); lab.message
+"games: type a whole number of games, such as 1000, not 'abc'"
 
 ``Lab(executor=client)`` (a Dask ``distributed.Client``, or any ``concurrent.futures.Executor``)
 adds a "run on" choice that plays the games on that cluster: the same games, game for game.
@@ -32,9 +34,11 @@ from ..plots import plot_game_length, plot_win_share
 from ..rules import PRESETS, Rules
 from ..stats import paired_test, win_share
 from ..strategies import STRATEGIES, get_strategy
-from ._panes import message_html, png, short_error
+from ._panes import Placeheld, message_html, short_error, show_png, stable_model_id
 
-_WIDE = dict(style={"description_width": "7em"})
+_WIDE = dict(style={"description_width": "8.5em"})
+#: Wide enough for the longest label ("compare entry") at JupyterLab's font size.
+_LABEL = w.Layout(width="8.5em", min_width="8.5em")
 #: The "run on" choices: label and key (an executor passed to the lab adds one more).
 RUN_ON = {"here": "this kernel (one process)", "cores": "all cores (process pool)"}
 
@@ -56,7 +60,7 @@ class Named:
         return f"<strategy {self.__name__}>"
 
 
-class Lab(w.VBox):
+class Lab(Placeheld, w.VBox):
     """A tournament runner for a notebook.
 
     Args:
@@ -68,6 +72,8 @@ class Lab(w.VBox):
             ``concurrent.futures.Executor``; adds it to the "run on" choices and selects it.
     """
 
+    _what = "The strategy lab"
+
     def __init__(self, strategies: dict | None = None, *, rules: str = "pond", players: int = 4, games: int = 1000,
                  seed: int = 0, executor=None):
         self.own = self._own(strategies or {})
@@ -76,10 +82,13 @@ class Lab(w.VBox):
             raise ValueError(f"rules: choose a preset, one of {', '.join(PRESETS)}, not {rules!r}")
         self.rules = w.Dropdown(options=list(PRESETS), value=rules, description="rules", **_WIDE)
         self.players = w.IntSlider(players, 2, 6, description="players", continuous_update=False, **_WIDE)
-        self.games = w.BoundedIntText(games, min=0, max=10_000_000, step=100, description="games", **_WIDE)
-        self.seed = w.BoundedIntText(seed, min=0, max=2**63 - 1, description="seed", **_WIDE)
+        # Text boxes, read by the kernel: a browser's number box would quietly clamp, round or drop what
+        # was typed ("abc", -10, a 20-digit seed); here a bad value is a message when "run" is pressed.
+        self.games = w.Text(str(games), description="games", **_WIDE)
+        self.seed = w.Text(str(seed), description="seed", **_WIDE)
         self.lineup_box, self.baseline_box = w.HBox(), w.HBox()
-        self.compare = w.Checkbox(True, description="compare with a baseline lineup on the same decks", indent=False)
+        self.compare = w.Checkbox(True, description="compare with a baseline lineup on the same decks", indent=False,
+                                  layout=w.Layout(width="auto"))
         self.entry = w.Dropdown(description="compare entry", **_WIDE)
         self.executor = executor.get_executor() if hasattr(executor, "get_executor") else executor
         if self.executor is not None and not callable(getattr(self.executor, "submit", None)):
@@ -93,10 +102,13 @@ class Lab(w.VBox):
         self.progress = w.Output()
         self.status_html, self.message_html = w.HTML(), w.HTML()
         self.share_html, self.paired_html = w.HTML(), w.HTML()
-        self.image = w.Image(format="png", layout=w.Layout(max_width="52em"))
+        self.image = w.Image(format="png", layout=w.Layout(max_width="52em", display="none"))
         self.results = self.baseline = self.paired = self.figure = None
         self._message = ""
 
+        for control, cls in ((self.games, "gf-games"), (self.seed, "gf-seed"), (self.run, "gf-run"),
+                             (self.message_html, "gf-message"), (self.progress, "gf-progress")):
+            control.add_class(cls)
         self.rules.observe(self._rules_changed, names="value")
         self.players.observe(self._players_changed, names="value")
         self.compare.observe(self._players_changed, names="value")
@@ -106,10 +118,11 @@ class Lab(w.VBox):
         super().__init__([
             w.HTML("<b>Strategy lab</b>: a tournament, seats rotating, every lineup dealt the same decks"),
             w.HBox([self.rules, self.players]), w.HBox([self.games, self.seed]),
-            w.HBox([w.Label("lineup", layout=w.Layout(width="7em")), self.lineup_box]),
-            self.compare, w.HBox([w.Label("baseline", layout=w.Layout(width="7em")), self.baseline_box]),
+            w.HBox([w.Label("lineup", layout=_LABEL), self.lineup_box]),
+            self.compare, w.HBox([w.Label("baseline", layout=_LABEL), self.baseline_box]),
             self.entry, w.HBox([self.run_on, self.run]), self.progress, self.message_html, self.status_html,
-            self.share_html, self.paired_html, self.image])
+            self.share_html, self.paired_html, self.image], model_id=stable_model_id("lab"))
+        self.add_class("gf-lab")
 
     # ------------------------------------------------------------------ controls
     @property
@@ -149,8 +162,8 @@ class Lab(w.VBox):
 
     def _players_changed(self, change=None):
         n = self.players.value
-        self.lineup_box.children = self._menus(self.lineup_box.children, n, ["memory"] + ["random"] * (n - 1))
-        self.baseline_box.children = self._menus(self.baseline_box.children, n, ["random"] * n)
+        self.lineup_box.children = self._menus(self.lineup_box.children, n, ["memory"] + ["random"] * (n - 1), "lineup")
+        self.baseline_box.children = self._menus(self.baseline_box.children, n, ["random"] * n, "baseline")
         for menu in self.baseline_box.children:
             menu.disabled = not self.compare.value
         keep = self.entry.value if self.entry.value is not None and self.entry.value < n else 0
@@ -158,10 +171,16 @@ class Lab(w.VBox):
         self.entry.value = keep
         self.entry.disabled = not self.compare.value
 
-    def _menus(self, old, n, default) -> tuple:
-        """``n`` strategy menus, keeping the choices already made."""
+    def _menus(self, old, n, default, which: str) -> tuple:
+        """``n`` strategy menus, keeping the choices already made; each named for a screen reader."""
         values = [m.value for m in old[:n]] + default[len(old):n]
-        return tuple(w.Dropdown(options=self._names, value=v, layout=w.Layout(width="9em")) for v in values)
+        menus = []
+        for k, v in enumerate(values):
+            menu = w.Dropdown(options=self._names, value=v, layout=w.Layout(width="9em"),
+                              tooltip=f"{which} entry {k}: its strategy")
+            menu.add_class(f"gf-{which}-{k}")
+            menus.append(menu)
+        return tuple(menus)
 
     def _strategy(self, name: str):
         return self.own.get(name, name)  # built-ins travel by name (and run on the fast path)
@@ -178,7 +197,7 @@ class Lab(w.VBox):
             self.message_html.value = message_html(self._message)
             self.results = self.baseline = self.paired = self.figure = None
             self.status_html.value = self.share_html.value = self.paired_html.value = ""
-            self.image.value = b""
+            show_png(self.image, None)
         finally:
             self.run.disabled = False
 
@@ -186,17 +205,30 @@ class Lab(w.VBox):
         return {"here": {"workers": 1}, "cores": {"workers": os.cpu_count() or 1},
                 "executor": {"executor": self.executor}}[self.run_on.value]
 
-    def _tournament(self, menus):
+    def _tournament(self, menus, games: int, seed: int, label: str):
         from ..simulate import simulate  # here, not at the top: opening a Table need not load the engines
 
-        return simulate([self._strategy(m.value) for m in menus], self.rules.value, self.games.value,
-                        self.seed.value, progress=_in_kernel(), **self._where())
+        return simulate([self._strategy(m.value) for m in menus], self.rules.value, games, seed,
+                        progress=label if _in_kernel() else False, **self._where())
 
     def _play(self):
-        with self.progress:  # tqdm.auto draws its bar (a widget) here
+        games = _whole(self.games.value, "games", 1, "play at least 1 game", "a whole number of games, such as 1000")
+        seed = _whole(self.seed.value, "seed", 0, "a seed is 0 or more", "a whole number, 0 or more")
+        self.status_html.value = "<small>running…</small>"
+        show_png(self.image, None)
+        failure = None
+        with self.progress:  # tqdm.auto draws its bars (widgets) here
             self.progress.outputs = ()  # the last run's bars (clear_output() would print escapes off a kernel)
-            results = self._tournament(self.lineup)
-            baseline = self._tournament(self.baseline_lineup) if self.compare.value else None
+            # In a kernel, an Output widget shows an exception raised inside it as a traceback and
+            # swallows it; so the exception is caught here and raised again outside.
+            try:
+                results = self._tournament(self.lineup, games, seed, "lineup games")
+                baseline = (self._tournament(self.baseline_lineup, games, seed, "baseline games")
+                            if self.compare.value else None)
+            except Exception as error:  # noqa: BLE001 - raised again below, outside the Output
+                failure = error
+        if failure is not None:
+            raise failure
         self.results, self.baseline = results, baseline
         entry = self.entry.value
         self.paired = paired_test(results, baseline, entry=entry) if baseline is not None else None
@@ -224,7 +256,27 @@ class Lab(w.VBox):
         runs = {"lineup": self.results, "baseline": self.baseline} if self.baseline is not None else self.results
         plot_game_length(runs, ax=lengths)
         self.figure = figure
-        self.image.value = png(figure)
+        show_png(self.image, figure)
+
+
+def _whole(text, field: str, least: int, too_small: str, kind: str) -> int:
+    """A whole number typed in a box, at least ``least``; otherwise a ``ValueError`` naming the box.
+
+    >>> _whole(" 1_000 ", "games", 1, "play at least 1 game", "a whole number")
+    1000
+    >>> _whole("-10", "games", 1, "play at least 1 game", "a whole number")
+    Traceback (most recent call last):
+    ...
+    ValueError: games: play at least 1 game, not -10
+    """
+    text = str(text).strip()
+    try:
+        value = int(text.replace(",", ""))
+    except ValueError:
+        raise ValueError(f"{field}: type {kind}, not {text!r}") from None
+    if value < least:
+        raise ValueError(f"{field}: {too_small}, not {value}")
+    return value
 
 
 def _in_kernel() -> bool:

@@ -33,6 +33,7 @@ table, never a traceback, and the game is unchanged.
 from __future__ import annotations
 
 import asyncio
+from html import escape
 from typing import Sequence
 
 import ipywidgets as widgets
@@ -44,6 +45,7 @@ from ..match import Match, Rebuilt
 from ..rules import PRESETS, Rules
 from ..strategies import strategy_name
 from . import _cards, _knowledge
+from ._panes import Placeheld, stable_model_id
 from ._words import books as _books
 from ._words import count_of, say
 
@@ -86,6 +88,23 @@ def a_card(rank: str) -> str:
     return f"{'an' if spoken[0] in 'A8' else 'a'} {spoken}"
 
 
+def read_seed(text) -> int:
+    """The seed typed in the seed box: a whole number, 0 or more, of any length.
+
+    >>> read_seed(" 12345678901234567890123 ")
+    12345678901234567890123
+    >>> read_seed("-4")
+    Traceback (most recent call last):
+    ...
+    ValueError: seed: a seed is a whole number, 0 or more, not -4; the game is unchanged
+    """
+    text = str(text).strip().replace("_", "").replace(",", "")
+    if not text.isdigit():
+        raise ValueError(f"seed: a seed is a whole number, 0 or more, not {text or 'an empty box'}; "
+                          "the game is unchanged")
+    return int(text)
+
+
 def _cards_word(n: int) -> str:
     return f"{n} card" if n == 1 else f"{n} cards"
 
@@ -124,7 +143,7 @@ def _button(description: str, cls: str, *, tooltip: str = "", width: str | None 
     return button
 
 
-class Table(widgets.VBox):
+class Table(Placeheld, widgets.VBox):
     """A game of Go Fish against bots, played by clicking.
 
     Args:
@@ -146,6 +165,8 @@ class Table(widgets.VBox):
         facts_toggle, hint_toggle, new_button, seed_box, deal_button: the other controls.
         log_lines: the log as plain text, oldest first.
     """
+
+    _what = "The Go Fish table"
 
     def __init__(self, rules="pond", opponents: Sequence = ("memory", "random", "greedy"), seed=None, *,
                  seat: int = 0, names: Sequence[str] | None = None, knowledge: bool = False,
@@ -179,7 +200,7 @@ class Table(widgets.VBox):
         self._facts_key = None
         self._facts = None
         self.log_lines: list[str] = []
-        super().__init__()
+        super().__init__(model_id=stable_model_id("table"))
         self._build(knowledge, step, hints)
         self.add_class("gf-table")
         self.match.observe(self._heard)
@@ -197,29 +218,35 @@ class Table(widgets.VBox):
             q = (me + k) % n
             self._seat_html[q] = widgets.HTML()
             if q == partner:
-                button = _button("Partner", "gf-ask", tooltip="partners may not ask each other", width="100%")
+                button = _button(f"{game.names[q]} (partner)", "gf-ask", tooltip="partners may not ask each other")
                 button.disabled = True
             else:
-                button = _button(f"Ask {game.names[q]}", "gf-ask", width="100%")
+                button = _button(f"Ask {game.names[q]}", "gf-ask")
                 button.add_class(f"gf-ask-{q}")
                 button.on_click(self._handler(self._ask, q))
             self.ask_buttons[q] = button
-            seat_boxes.append(widgets.VBox([self._seat_html[q], button], layout=widgets.Layout(margin="0 8px 0 0")))
-        seats_row = widgets.HBox(seat_boxes, layout=widgets.Layout(flex_flow="row wrap", justify_content="center"))
+            seat_boxes.append(widgets.Box([self._seat_html[q]], layout=widgets.Layout(margin="0 8px 0 0")))
+        seats_row = widgets.HBox(seat_boxes, layout=widgets.Layout(flex_flow="row wrap", justify_content="center",
+                                                                   align_items="stretch"))
 
+        # The ocean sits right after the ask buttons, and they right after your hand, so that the
+        # keyboard's order is the turn's: Tab to a rank, Enter; Tab to an opponent, Enter; Tab, Enter to draw.
         self.ocean = _button("", "gf-ocean", tooltip="the ocean: click it to draw after \"Go Fish!\"")
-        self.ocean.layout = widgets.Layout(width="84px", height="112px")
-        self.ocean.style.font_size, self.ocean.style.font_weight, self.ocean.style.text_color = "26px", "bold", "white"
+        self.ocean.layout = widgets.Layout(width="150px", height="64px")
         self.ocean.on_click(self._handler(self._draw))
         self._ocean_label = widgets.HTML()
         ocean_box = widgets.VBox([self.ocean, self._ocean_label], layout=widgets.Layout(align_items="center",
-                                                                                        margin="0 14px 0 0"))
+                                                                                        margin="0 0 0 18px"))
         self.status = widgets.HTML()
         self.status.add_class("gf-statusbox")
         self.message = widgets.HTML()
         self.score = widgets.HTML()
-        middle = widgets.HBox([ocean_box, widgets.VBox([self.status, self.message], layout=widgets.Layout(flex="1")),
+        middle = widgets.HBox([widgets.VBox([self.status, self.message], layout=widgets.Layout(flex="1")),
                                self.score], layout=widgets.Layout(margin="10px 0", align_items="center"))
+        ask_row = widgets.HBox([self.ask_buttons[q] for q in sorted(self.ask_buttons, key=lambda q: (q - me) % n)]
+                               + [ocean_box], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start",
+                                                                    margin="6px 0 0 0"))
+        ask_row.add_class("gf-askrow")
 
         self._you = widgets.HTML()
         self.rank_buttons, self._rank_html, self._groups = {}, {}, {}
@@ -260,8 +287,11 @@ class Table(widgets.VBox):
             toggle.observe(self._handler(_nothing, quiet=True), names="value")
         self.new_button = _button("New game", "gf-new", style="success")
         self.new_button.on_click(self._handler(self._new_game))
-        self.seed_box = widgets.IntText(value=self.match.seed, description="Seed:", layout=widgets.Layout(width="170px"),
-                                        style={"description_width": "40px"})
+        # Text, not IntText: a browser's number box rounds a long seed to 17 digits and turns
+        # "abc" into nothing; the kernel reads what was typed and says what is wrong with it.
+        self.seed_box = widgets.Text(value=str(self.match.seed), description="Seed:", continuous_update=True,
+                                     layout=widgets.Layout(width="230px"), style={"description_width": "40px"},
+                                     tooltip="a whole number, 0 or more: the same seed deals the same game")
         self.deal_button = _button("Deal this seed", "gf-deal")
         self.deal_button.on_click(self._handler(self._deal_seed))
         controls = widgets.HBox([self.undo_button, self.step_toggle, self.next_button, self.play_button,
@@ -288,7 +318,7 @@ class Table(widgets.VBox):
                                                    layout=widgets.Layout(justify_content="space-between",
                                                                          flex_flow="row wrap")),
                          seats_row, middle, self._you, self.hand_box,
-                         widgets.HBox([self._bluff_label, self.bluff_box]), self.suit_choice, controls,
+                         widgets.HBox([self._bluff_label, self.bluff_box]), self.suit_choice, ask_row, controls,
                          self.hint_box, bottom]
         self._bluff_row = self.children[6]
 
@@ -303,7 +333,7 @@ class Table(widgets.VBox):
                 self._message = ""
             try:
                 action(*args)
-            except IllegalMove as e:  # BotError too: its message names the bot's seat and strategy
+            except ValueError as e:  # IllegalMove and BotError too: the message names the rule, the seat or the box
                 self._message = str(e)
             except Exception as e:  # never a traceback in the table
                 self._message = f"Something went wrong: {type(e).__name__}: {e}"
@@ -421,13 +451,13 @@ class Table(widgets.VBox):
 
     def _new_game(self, seed=None) -> None:
         self.match.new_game(seed)
-        self.seed_box.value = self.match.seed
+        self.seed_box.value = str(self.match.seed)
         self._reset()
         if not self.step_toggle.value:
             self.match.advance()
 
     def _deal_seed(self) -> None:
-        self._new_game(self.seed_box.value)
+        self._new_game(read_seed(self.seed_box.value))
 
     # ------------------------------------------------------------------ reading the state
     def _shown_view(self):
@@ -475,14 +505,16 @@ class Table(widgets.VBox):
             button.button_style = "warning" if ok else ""
 
         pending = self._pending is not None
-        self.ocean.description = str(view.ocean_size)
+        size = view.ocean_size
+        self.ocean.description = (f"Draw from the ocean ({_cards_word(size)})" if pending
+                                  else f"Ocean: {_cards_word(size)}" if size else "Ocean: empty")
         self.ocean.disabled = not pending
         (self.ocean.add_class if pending else self.ocean.remove_class)("gf-pulse")
-        self._ocean_label.value = ('<div class="gf-oceanlabel">the ocean'
-                                   + ("<br><b>click to draw!</b>" if pending else "") + "</div>")
+        (self.ocean.remove_class if size else self.ocean.add_class)("gf-empty")
+        self._ocean_label.value = '<div class="gf-oceanlabel"><b>click to draw!</b></div>' if pending else ""
 
         self.status.value = f'<div class="gf-status">{self._status_text(view, over, my_turn)}</div>'
-        self.message.value = f'<span class="gf-oops">⚠ {self._message}</span>' if self._message else ""
+        self.message.value = f'<span class="gf-oops">⚠ {escape(self._message, quote=False)}</span>' if self._message else ""
         self.score.value = self._score_html(view, over)
 
         counts = view.counts
