@@ -39,6 +39,8 @@ from numbers import Real
 
 import ipywidgets as w
 
+from ._panes import Placeheld, stable_model_id
+
 LETTERS = "ABCDEFGHIJ"
 #: How a number may be written: "0.25", ".25", "1/4", "25%", "2.5e-1", "-3", "1,234".
 _NUMBER_FORMS = "a number such as 0.25, 1/4 or 25%"
@@ -217,7 +219,7 @@ class Question:
         return self._widget
 
 
-class QuestionWidget(w.VBox):
+class QuestionWidget(Placeheld, w.VBox):
     """The interactive part of a :class:`Question`: it calls :meth:`Question.answer` and shows the feedback.
 
     >>> q = Question("2 + 2?", answer=4, explain="Count.", tolerance=0)
@@ -247,7 +249,7 @@ class QuestionWidget(w.VBox):
             self.check = w.Button(description="Check", tooltip="Check your answer")
             self.check.on_click(lambda _: self.respond(self.entry.value))
             row = [self.entry, self.check]
-        super().__init__([w.HBox(row), self.out])
+        super().__init__([w.HBox(row), self.out], model_id=stable_model_id("question"))
 
     def _on_choice(self, change):
         if change["new"] is not None:
@@ -262,6 +264,8 @@ class QuestionWidget(w.VBox):
         self.feedback = feedback
         self.out.value = feedback.html()
         return feedback
+
+    _what = "The answer buttons"
 
     def __repr__(self) -> str:
         # A saved notebook shows this where the widget would be: no model id, nothing that changes.
