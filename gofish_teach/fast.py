@@ -143,11 +143,12 @@ def _pcg_step(rng):
 
 
 @njit(cache=True)
-def _seed(rng, seed):
-    """Set ``rng`` to the state of ``np.random.default_rng(seed)`` for a uint64 ``seed``."""
+def _seed(rng, seed, work):
+    """Set ``rng`` to the state of ``np.random.default_rng(seed)`` for a uint64 ``seed``;
+    ``work`` is room for 8 uint64 (passed in: an allocation per seat per game costs more than the hash)."""
     # SeedSequence(seed): the entropy is the seed's 32-bit words, low first. A seed below
     # 2**32 has one word, but a missing word hashes like a zero word, so two words always do.
-    pool = np.empty(_POOL_SIZE, np.uint64)
+    pool = work[:_POOL_SIZE]
     words = (seed & _MASK32, seed >> _U32, np.uint64(0), np.uint64(0))
     hash_const = _INIT_A
     for i in range(_POOL_SIZE):
@@ -158,7 +159,7 @@ def _seed(rng, seed):
                 mixed, hash_const = _hashmix(pool[i_src], hash_const)
                 pool[i_dst] = _mix(pool[i_dst], mixed)
     # generate_state(4, uint64): eight 32-bit words from the pool, paired low word first.
-    state = np.empty(4, np.uint64)
+    state = work[_POOL_SIZE:]
     hash_const = _INIT_B
     for i in range(8):
         value = (pool[i % _POOL_SIZE] ^ hash_const) & _MASK32
@@ -198,8 +199,9 @@ def _random(rng):
 def _random_doubles(seeds, k):
     out = np.empty((seeds.shape[0], k))
     rng = np.empty(4, np.uint64)  # [state_hi, state_lo, inc_hi, inc_lo]
+    work = np.empty(2 * _POOL_SIZE, np.uint64)
     for g in range(seeds.shape[0]):
-        _seed(rng, seeds[g])
+        _seed(rng, seeds[g], work)
         for i in range(k):
             out[g, i] = _random(rng)
     return out
@@ -216,8 +218,9 @@ def random_doubles(seeds: np.ndarray, k: int) -> np.ndarray:
 #   hands[p, r]  cards of rank r seat p holds         sizes[p]  cards seat p holds
 #   books[p]     books seat p laid down                rngs[p]   seat p's PCG64 state
 #   known[p, r]  public events show p holds r (memory's known holdings), last[p, r] since when
-#   dead[p, r]   p said "Go Fish!" to r and has since drawn nothing and been given no r:
-#                an ask of p for r must fail (the "bots never stall" rule)
+#   dead[p]      bit r set: p said "Go Fish!" to r and has since drawn nothing and been given
+#                no r, so an ask of p for r must fail (the "bots never stall" rule); bits, so
+#                that the ranks with a live opponent are one OR per opponent
 @njit(cache=True)
 def _partner(p, n, teams):
     return (p + n // 2) % n if teams else NO_PARTNER
@@ -240,13 +243,27 @@ def _lay_books(p, hands, sizes, books, known, book_size):
 
 
 @njit(cache=True)
+def _lay_book(p, r, hands, sizes, books, known, book_size):
+    """``_lay_books`` when only rank ``r`` of ``p`` changed (every other rank is below a book)."""
+    if hands[p, r] < book_size:
+        return 0
+    hands[p, r] -= book_size
+    sizes[p] -= book_size
+    books[p] += 1
+    known[:, r] = False
+    if sizes[p] == 0:
+        known[p, :] = False
+    return 1
+
+
+@njit(cache=True)
 def _draw(p, card, hands, sizes, dead):
     """``p`` takes ``card`` from the ocean; returns its rank. Any draw may bring any rank, so
     no ask of ``p`` is dead any more."""
     r = card // CARDS_PER_RANK
     hands[p, r] += 1
     sizes[p] += 1
-    dead[p, :] = False
+    dead[p] = 0
     return r
 
 
@@ -285,15 +302,17 @@ def _is_over(n_books, total_books, ocean, end_rule, hands, sizes, teams, bluff):
 @njit(cache=True)
 def _live(q, r, sizes, dead):
     """An ask of ``q`` for ``r`` the public record does not prove must fail."""
-    return sizes[q] > 0 and not dead[q, r]
+    return sizes[q] > 0 and not (dead[q] >> r) & 1
 
 
 @njit(cache=True)
-def _has_live_opponent(p, partner, r, sizes, dead):
+def _live_ranks(p, partner, sizes, dead):
+    """Bit r set: some opponent of ``p`` can be asked for r without the record proving it fails."""
+    ranks = 0
     for q in range(sizes.shape[0]):
-        if q != p and q != partner and _live(q, r, sizes, dead):
-            return True
-    return False
+        if q != p and q != partner and sizes[q]:
+            ranks |= ~dead[q]
+    return ranks
 
 
 @njit(cache=True)
@@ -320,12 +339,12 @@ def _pick_target(p, partner, r, sizes, dead, rng, buf):
 
 
 @njit(cache=True)
-def _most_held(p, partner, hands, sizes, dead):
-    """The rank ``p`` holds most of (ties: lowest) among those with a live opponent, or among
-    all it holds if none has one."""
+def _most_held(p, hands, live):
+    """The rank ``p`` holds most of (ties: lowest) among those with a live opponent (bits of
+    ``live``), or among all it holds if none has one."""
     best, best_count = -1, 0
     for r in range(hands.shape[1]):
-        if hands[p, r] > best_count and _has_live_opponent(p, partner, r, sizes, dead):
+        if hands[p, r] > best_count and (live >> r) & 1:
             best, best_count = r, hands[p, r]  # strictly more: ties keep the lowest rank
     if best >= 0:
         return best
@@ -340,10 +359,11 @@ def _choose(code, p, hands, sizes, known, last, dead, teams, rng, buf):
     """One decision of a built-in strategy (see :mod:`gofish_teach.strategies`): (target, rank index)."""
     n, n_ranks = hands.shape
     partner = _partner(p, n, teams)
+    live = _live_ranks(p, partner, sizes, dead)
     if code == RANDOM:
         k = 0
         for r in range(n_ranks):
-            if hands[p, r] and _has_live_opponent(p, partner, r, sizes, dead):
+            if hands[p, r] and (live >> r) & 1:
                 buf[k] = r
                 k += 1
         if k == 0:
@@ -356,7 +376,7 @@ def _choose(code, p, hands, sizes, known, last, dead, teams, rng, buf):
     if code == MEMORY:  # the held rank with a live known holder it holds most of
         rank, best_count = -1, 0
         for r in range(n_ranks):
-            if hands[p, r] > best_count:
+            if hands[p, r] > best_count and (live >> r) & 1:
                 for q in range(n):
                     if q != p and q != partner and known[q, r] and _live(q, r, sizes, dead):
                         rank, best_count = r, hands[p, r]
@@ -368,13 +388,13 @@ def _choose(code, p, hands, sizes, known, last, dead, teams, rng, buf):
                         and last[q, rank] > latest:
                     target, latest = q, last[q, rank]
             return target, rank
-    rank = _most_held(p, partner, hands, sizes, dead)  # most_held, and memory's fallback
+    rank = _most_held(p, hands, live)  # most_held, and memory's fallback
     return _pick_target(p, partner, rank, sizes, dead, rng, buf), rank
 
 
 @njit(cache=True)
 def _play(deck, seeds, codes, deal, empty_rule, end_rule, draw_again, book_size, total_books, teams, bluff,
-          max_asks, hands, sizes, books, known, last, dead, rngs, buf, trace):
+          max_asks, hands, sizes, books, known, last, dead, rngs, work, buf, trace):
     """One game, following ``Game`` step by step; fills ``books`` and, while it has room,
     ``trace`` with the asks (player, target, rank). Returns the number of asks (TOO_LONG if
     the game reached ``max_asks`` asks without ending) and how many asks ago a card last moved."""
@@ -383,9 +403,9 @@ def _play(deck, seeds, codes, deal, empty_rule, end_rule, draw_again, book_size,
     hands[:, :] = 0
     books[:] = 0
     known[:, :] = False
-    dead[:, :] = False
+    dead[:] = 0
     for p in range(n):
-        _seed(rngs[p], seeds[p])
+        _seed(rngs[p], seeds[p], work)
     for k in range(deal * n):  # one card at a time, round robin from seat 0
         hands[k % n, deck[k] // CARDS_PER_RANK] += 1
     sizes[:] = deal
@@ -438,17 +458,17 @@ def _play(deck, seeds, codes, deal, empty_rule, end_rule, draw_again, book_size,
             sizes[target] -= got
             hands[p, r] += got
             sizes[p] += got
-            dead[p, r] = False
+            dead[p] &= ~(1 << r)
             known[target, r] = False
             if sizes[target] == 0:
                 known[target, :] = False
             clock += 1
             last[p, r] = clock  # receiving shows it again
-            n_books += _lay_books(p, hands, sizes, books, known, book_size)
+            n_books += _lay_book(p, r, hands, sizes, books, known, book_size)
             again = True
         else:
             known[target, r] = False  # "Go Fish!"
-            dead[target, r] = True
+            dead[target] |= 1 << r
             if top < size:
                 moved = asks
                 drawn = _draw(p, deck[top], hands, sizes, dead)
@@ -458,7 +478,7 @@ def _play(deck, seeds, codes, deal, empty_rule, end_rule, draw_again, book_size,
                     clock += 1
                     known[p, r] = True
                     last[p, r] = clock
-                made = _lay_books(p, hands, sizes, books, known, book_size)
+                made = _lay_book(p, drawn, hands, sizes, books, known, book_size)
                 n_books += made
                 again = lucky or (made > 0 and draw_again)
         if not again and not _is_over(n_books, total_books, size - top, end_rule, hands, sizes, teams, bluff):
@@ -475,8 +495,9 @@ def _play_many(codes, deal, empty_rule, end_rule, draw_again, book_size, total_b
     sizes = np.zeros(n, np.int64)
     known = np.zeros((n, n_ranks), np.bool_)
     last = np.zeros((n, n_ranks), np.int64)
-    dead = np.zeros((n, n_ranks), np.bool_)
+    dead = np.zeros(n, np.int64)
     rngs = np.empty((n, 4), np.uint64)
+    work = np.empty(2 * _POOL_SIZE, np.uint64)
     buf = np.empty(max(n, n_ranks), np.int64)
     score = np.empty(n, np.int64)
     used = 0
@@ -484,7 +505,7 @@ def _play_many(codes, deal, empty_rule, end_rule, draw_again, book_size, total_b
         books = books_out[g]
         start = min(used, trace.shape[0])
         asks, idle = _play(decks[g], seeds[g], codes, deal, empty_rule, end_rule, draw_again, book_size,
-                           total_books, teams, bluff, max_asks, hands, sizes, books, known, last, dead, rngs, buf,
+                           total_books, teams, bluff, max_asks, hands, sizes, books, known, last, dead, rngs, work, buf,
                            trace[start:])
         if asks == TOO_LONG:
             return g, idle, used
@@ -602,7 +623,7 @@ def play_games(lineup: Sequence[str], rules: Rules, decks: np.ndarray, seeds: np
             error = GameTooLong(too_long_message(f"decks[{stuck}]", max_asks, idle, lineup, rules))
             error.row, error.idle_asks = int(stuck), int(idle)  # for simulate, to name the tournament's game
             raise error
-        if used <= len(trace):
+        if not moves or used <= len(trace):  # without moves, trace has no rows and needs none
             break
         trace = np.zeros((used, 3), np.int16)  # the same games again, with room for every ask
     out = {"books": books, "asks": asks, "winners": winners}
