@@ -90,6 +90,10 @@ TOO_LONG = -1
 #: if they need more, the batch is played again with room for every ask.
 MOVES_ROOM = 128
 
+# Every compiled function uses error_model="numpy": no divisor here is ever zero (the seat
+# counts and rank counts are checked first), and without the check Python's error model adds to
+# each % and //, the inner loop is faster.
+
 # --------------------------------------------------------------------------- NumPy's default_rng
 # numba turns a mix of uint64 and plain ints into float64, so every constant is typed.
 _U16, _U32, _U11, _U58, _U63 = np.uint64(16), np.uint64(32), np.uint64(11), np.uint64(58), np.uint64(63)
@@ -106,7 +110,7 @@ _TO_DOUBLE = 1.0 / 9007199254740992.0  # 2**-53
 _POOL_SIZE = 4  # SeedSequence's pool, in 32-bit words (its default pool_size)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _hashmix(value, hash_const):
     # SeedSequence's 32-bit hash; returns the new value and the advanced constant.
     value = (value ^ hash_const) & _MASK32
@@ -115,13 +119,13 @@ def _hashmix(value, hash_const):
     return value ^ (value >> _U16), hash_const
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _mix(x, y):
     result = (_MIX_L * x - _MIX_R * y) & _MASK32
     return result ^ (result >> _U16)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _mulhi(a, b):
     """The high 64 bits of the 128-bit product of two uint64."""
     a0, a1, b0, b1 = a & _MASK32, a >> _U32, b & _MASK32, b >> _U32
@@ -130,21 +134,22 @@ def _mulhi(a, b):
     return p11 + (p01 >> _U32) + (p10 >> _U32) + (mid >> _U32)
 
 
-@njit(cache=True)
-def _pcg_step(rng):
-    # state = state * multiplier + increment (mod 2**128); rng = [state_hi, state_lo, inc_hi, inc_lo]
-    hi, lo = rng[0], rng[1]
+@njit(cache=True, error_model="numpy")
+def _pcg_step(rngs, s):
+    # state = state * multiplier + increment (mod 2**128); rngs[s] = [state_hi, state_lo, inc_hi, inc_lo]
+    # (the table and a row number, not the row itself: a row view costs more than the step)
+    hi, lo = rngs[s, 0], rngs[s, 1]
     new_hi = _mulhi(lo, _PCG_LO) + hi * _PCG_LO + lo * _PCG_HI
     new_lo = lo * _PCG_LO
-    low = new_lo + rng[3]
+    low = new_lo + rngs[s, 3]
     carry = _ONE if low < new_lo else np.uint64(0)
-    rng[0] = new_hi + rng[2] + carry
-    rng[1] = low
+    rngs[s, 0] = new_hi + rngs[s, 2] + carry
+    rngs[s, 1] = low
 
 
-@njit(cache=True)
-def _seed(rng, seed, work):
-    """Set ``rng`` to the state of ``np.random.default_rng(seed)`` for a uint64 ``seed``;
+@njit(cache=True, error_model="numpy")
+def _seed(rngs, s, seed, work):
+    """Set ``rngs[s]`` to the state of ``np.random.default_rng(seed)`` for a uint64 ``seed``;
     ``work`` is room for 8 uint64 (passed in: an allocation per seat per game costs more than the hash)."""
     # SeedSequence(seed): the entropy is the seed's 32-bit words, low first. A seed below
     # 2**32 has one word, but a missing word hashes like a zero word, so two words always do.
@@ -172,38 +177,38 @@ def _seed(rng, seed, work):
             state[i // 2] |= value << _U32
     # PCG64(seed_seq): initstate = state[0:2], initseq = state[2:4] (each high word first);
     # inc = initseq * 2 + 1; then step, add initstate, step (pcg_setseq_128_srandom_r).
-    rng[2] = (state[2] << _ONE) | (state[3] >> _U63)
-    rng[3] = (state[3] << _ONE) | _ONE
-    rng[0] = np.uint64(0)
-    rng[1] = np.uint64(0)
-    _pcg_step(rng)
-    low = rng[1] + state[1]
-    carry = _ONE if low < rng[1] else np.uint64(0)
-    rng[0] = rng[0] + state[0] + carry
-    rng[1] = low
-    _pcg_step(rng)
+    rngs[s, 2] = (state[2] << _ONE) | (state[3] >> _U63)
+    rngs[s, 3] = (state[3] << _ONE) | _ONE
+    rngs[s, 0] = np.uint64(0)
+    rngs[s, 1] = np.uint64(0)
+    _pcg_step(rngs, s)
+    low = rngs[s, 1] + state[1]
+    carry = _ONE if low < rngs[s, 1] else np.uint64(0)
+    rngs[s, 0] = rngs[s, 0] + state[0] + carry
+    rngs[s, 1] = low
+    _pcg_step(rngs, s)
 
 
-@njit(cache=True)
-def _random(rng):
+@njit(cache=True, error_model="numpy")
+def _random(rngs, s):
     """The next ``Generator.random()`` double."""
-    _pcg_step(rng)
-    hi, lo = rng[0], rng[1]
+    _pcg_step(rngs, s)
+    hi, lo = rngs[s, 0], rngs[s, 1]
     x = hi ^ lo
     rot = hi >> _U58
     x = (x >> rot) | (x << ((_U64 - rot) & _U63))  # XSL-RR output
     return np.float64(x >> _U11) * _TO_DOUBLE
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _random_doubles(seeds, k):
     out = np.empty((seeds.shape[0], k))
-    rng = np.empty(4, np.uint64)  # [state_hi, state_lo, inc_hi, inc_lo]
+    rngs = np.empty((1, 4), np.uint64)  # [state_hi, state_lo, inc_hi, inc_lo]
     work = np.empty(2 * _POOL_SIZE, np.uint64)
     for g in range(seeds.shape[0]):
-        _seed(rng, seeds[g], work)
+        _seed(rngs, 0, seeds[g], work)
         for i in range(k):
-            out[g, i] = _random(rng)
+            out[g, i] = _random(rngs, 0)
     return out
 
 
@@ -221,12 +226,12 @@ def random_doubles(seeds: np.ndarray, k: int) -> np.ndarray:
 #   dead[p]      bit r set: p said "Go Fish!" to r and has since drawn nothing and been given
 #                no r, so an ask of p for r must fail (the "bots never stall" rule); bits, so
 #                that the ranks with a live opponent are one OR per opponent
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _partner(p, n, teams):
     return (p + n // 2) % n if teams else NO_PARTNER
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _lay_books(p, hands, sizes, books, known, book_size):
     """Lay down every book ``p`` holds; returns how many. Mirrors ``Game._lay_books``."""
     made = 0
@@ -242,7 +247,7 @@ def _lay_books(p, hands, sizes, books, known, book_size):
     return made
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _lay_book(p, r, hands, sizes, books, known, book_size):
     """``_lay_books`` when only rank ``r`` of ``p`` changed (every other rank is below a book)."""
     if hands[p, r] < book_size:
@@ -256,7 +261,7 @@ def _lay_book(p, r, hands, sizes, books, known, book_size):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _draw(p, card, hands, sizes, dead):
     """``p`` takes ``card`` from the ocean; returns its rank. Any draw may bring any rank, so
     no ask of ``p`` is dead any more."""
@@ -267,7 +272,7 @@ def _draw(p, card, hands, sizes, dead):
     return r
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _is_over(n_books, total_books, ocean, end_rule, hands, sizes, teams, bluff):
     """Whether the game has ended (``Game._over_reason`` as a yes/no; the game itself ends in ``Game._end_if_over``)."""
     if n_books == total_books:
@@ -299,13 +304,13 @@ def _is_over(n_books, total_books, ocean, end_rule, hands, sizes, teams, bluff):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _live(q, r, sizes, dead):
     """An ask of ``q`` for ``r`` the public record does not prove must fail."""
     return sizes[q] > 0 and not (dead[q] >> r) & 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _live_ranks(p, partner, sizes, dead):
     """Bit r set: some opponent of ``p`` can be asked for r without the record proving it fails."""
     ranks = 0
@@ -315,8 +320,8 @@ def _live_ranks(p, partner, sizes, dead):
     return ranks
 
 
-@njit(cache=True)
-def _pick_target(p, partner, r, sizes, dead, rng, buf):
+@njit(cache=True, error_model="numpy")
+def _pick_target(p, partner, r, sizes, dead, rngs, buf):
     """A uniformly random live opponent for ``r``; if none, one holding cards; if none, any
     opponent (seats ascending, one double)."""
     n = sizes.shape[0]
@@ -335,10 +340,10 @@ def _pick_target(p, partner, r, sizes, dead, rng, buf):
             if q != p and q != partner:
                 buf[k] = q
                 k += 1
-    return buf[int(_random(rng) * k)]
+    return buf[int(_random(rngs, p) * k)]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _most_held(p, hands, live):
     """The rank ``p`` holds most of (ties: lowest) among those with a live opponent (bits of
     ``live``), or among all it holds if none has one."""
@@ -354,25 +359,43 @@ def _most_held(p, hands, live):
     return best
 
 
-@njit(cache=True)
-def _choose(code, p, hands, sizes, known, last, dead, teams, rng, buf):
+@njit(cache=True, error_model="numpy")
+def _count_ranks(ranks):
+    """How many bits ``ranks`` has set."""
+    k = 0
+    while ranks:
+        ranks &= ranks - 1
+        k += 1
+    return k
+
+
+@njit(cache=True, error_model="numpy")
+def _nth_rank(ranks, j):
+    """The ``j``-th (from 0, lowest first) bit set in ``ranks``: the j-th of those ranks in deck order."""
+    for _ in range(j):
+        ranks &= ranks - 1
+    r = 0
+    while not (ranks >> r) & 1:
+        r += 1
+    return r
+
+
+@njit(cache=True, error_model="numpy")
+def _choose(code, p, hands, sizes, known, last, dead, teams, rngs, buf):
     """One decision of a built-in strategy (see :mod:`gofish_teach.strategies`): (target, rank index)."""
     n, n_ranks = hands.shape
     partner = _partner(p, n, teams)
     live = _live_ranks(p, partner, sizes, dead)
     if code == RANDOM:
-        k = 0
+        held = 0
         for r in range(n_ranks):
-            if hands[p, r] and (live >> r) & 1:
-                buf[k] = r
-                k += 1
-        if k == 0:
-            for r in range(n_ranks):
-                if hands[p, r]:
-                    buf[k] = r
-                    k += 1
-        rank = buf[int(_random(rng) * k)]
-        return _pick_target(p, partner, rank, sizes, dead, rng, buf), rank
+            if hands[p, r]:
+                held |= 1 << r
+        ranks = held & live
+        if ranks == 0:
+            ranks = held
+        rank = _nth_rank(ranks, int(_random(rngs, p) * _count_ranks(ranks)))
+        return _pick_target(p, partner, rank, sizes, dead, rngs, buf), rank
     if code == MEMORY:  # the held rank with a live known holder it holds most of
         rank, best_count = -1, 0
         for r in range(n_ranks):
@@ -389,10 +412,10 @@ def _choose(code, p, hands, sizes, known, last, dead, teams, rng, buf):
                     target, latest = q, last[q, rank]
             return target, rank
     rank = _most_held(p, hands, live)  # most_held, and memory's fallback
-    return _pick_target(p, partner, rank, sizes, dead, rng, buf), rank
+    return _pick_target(p, partner, rank, sizes, dead, rngs, buf), rank
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _play(deck, seeds, codes, deal, empty_rule, end_rule, draw_again, book_size, total_books, teams, bluff,
           max_asks, hands, sizes, books, known, last, dead, rngs, work, buf, trace):
     """One game, following ``Game`` step by step; fills ``books`` and, while it has room,
@@ -405,7 +428,7 @@ def _play(deck, seeds, codes, deal, empty_rule, end_rule, draw_again, book_size,
     known[:, :] = False
     dead[:] = 0
     for p in range(n):
-        _seed(rngs[p], seeds[p], work)
+        _seed(rngs, p, seeds[p], work)
     for k in range(deal * n):  # one card at a time, round robin from seat 0
         hands[k % n, deck[k] // CARDS_PER_RANK] += 1
     sizes[:] = deal
@@ -443,7 +466,7 @@ def _play(deck, seeds, codes, deal, empty_rule, end_rule, draw_again, book_size,
         if asks == max_asks:
             return TOO_LONG, asks - moved
         p = current
-        target, r = _choose(codes[p], p, hands, sizes, known, last, dead, teams, rngs[p], buf)
+        target, r = _choose(codes[p], p, hands, sizes, known, last, dead, teams, rngs, buf)
         if asks < trace.shape[0]:
             trace[asks, 0], trace[asks, 1], trace[asks, 2] = p, target, r
         asks += 1
@@ -485,7 +508,7 @@ def _play(deck, seeds, codes, deal, empty_rule, end_rule, draw_again, book_size,
             current = (current + 1) % n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _play_many(codes, deal, empty_rule, end_rule, draw_again, book_size, total_books, teams, bluff, n_ranks,
                max_asks, decks, seeds, books_out, asks_out, winners_out, trace):
     """Play every game; returns (the first game that reached max_asks or -1, its idle asks,
@@ -520,7 +543,7 @@ def _play_many(codes, deal, empty_rule, end_rule, draw_again, book_size, total_b
     return -1, 0, used
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _first_bad_deck(decks):
     """The first row that is not a permutation of 0..size-1 (codes already in range), or -1."""
     seen = np.zeros(decks.shape[1], np.int64)
