@@ -123,33 +123,41 @@ def bench_fast(quick: bool) -> list[str]:
     return lines
 
 
+def table_times(name: str, n: int, games: int, cold_every: int = 0) -> tuple[list, list, int]:
+    """Seconds for ``posterior(view, samples=2000).table()`` at every decision of ``games``
+    seeded games of random play (warm: each call reuses what the previous ones worked out),
+    seconds from scratch at every ``cold_every``-th point (none if 0), and how many points were exact."""
+    from .probability import exact, posterior
+    from .strategies import random as random_ask
+
+    warm, cold, exact_points = [], [], 0
+    for seed in range(games):
+        game, rng = Game(Rules.preset(name), n, seed=seed), np.random.default_rng(seed)
+        while not game.is_over:
+            view = game.view(game.current_player)
+            start = time.perf_counter()
+            post = posterior(view, samples=2000)
+            post.table()
+            warm.append(time.perf_counter() - start)
+            exact_points += post.exact
+            if cold_every and len(warm) % cold_every == 1:
+                exact.forget()
+                start = time.perf_counter()
+                posterior(view, samples=2000).table()
+                cold.append(time.perf_counter() - start)
+            game.ask(*random_ask(view, rng))
+    return warm, cold, exact_points
+
+
 def bench_probability(quick: bool) -> list[str]:
     """A full probability table (posterior + table(): every hidden seat x rank, and the ocean's
     top) at every decision point of seeded games under random play, as a player following the
     game gets it (each call reuses what the previous ones worked out); every tenth point is
     also timed from scratch. Median and 99th percentile, and the share answered exactly."""
-    from .probability import exact, posterior
-    from .strategies import random as random_ask
-
     games = 5 if quick else 200
     lines = [f"Probability tables, exact where possible, strategy 'random' in every seat, {games} seeded games each:"]
     for name, n in (("family", 2), ("pond", 4)):
-        warm, cold, exact_points = [], [], 0
-        for seed in range(games):
-            game, rng = Game(Rules.preset(name), n, seed=seed), np.random.default_rng(seed)
-            while not game.is_over:
-                view = game.view(game.current_player)
-                start = time.perf_counter()
-                post = posterior(view, samples=2000)
-                post.table()
-                warm.append(time.perf_counter() - start)
-                exact_points += post.exact
-                if len(warm) % 10 == 1:
-                    exact.forget()
-                    start = time.perf_counter()
-                    posterior(view, samples=2000).table()
-                    cold.append(time.perf_counter() - start)
-                game.ask(*random_ask(view, rng))
+        warm, cold, exact_points = table_times(name, n, games, cold_every=10)
         w, c = np.array(warm) * 1e3, np.array(cold) * 1e3
         lines.append(f"  {name} {n} players: median {np.median(w):6.1f} ms, p99 {np.percentile(w, 99):7.1f} ms, "
                      f"exact at {exact_points:,} of {len(w):,} points ({exact_points / len(w):.2%}) "
@@ -291,26 +299,13 @@ def bench_exact_tables(quick: bool, games: int | None = None) -> list[str]:
     """The exact-table goals: ``posterior(view).table()`` at every decision of seeded games under
     random play, warm (as a player following the game gets them): median, p99, worst, and the
     share answered exactly, for pond at 5 and 6 players and family and bicycle at their largest."""
-    from .probability import posterior
-    from .strategies import random as random_ask
-
     games = games or (2 if quick else 200)
     cases = [("pond", 5), ("pond", 6)]
     cases += [(name, Rules.preset(name).max_players) for name in ("family", "bicycle")]
     lines = [f"Exact tables, posterior(view).table() at every decision, random play, {games} seeded games each "
              "(goals: exact at every decision; median under 50 ms and p99 under 500 ms):"]
     for name, n in cases:
-        times, exact_points = [], 0
-        for seed in range(games):
-            game, rng = Game(Rules.preset(name), n, seed=seed), np.random.default_rng(seed)
-            while not game.is_over:
-                view = game.view(game.current_player)
-                start = time.perf_counter()
-                post = posterior(view, samples=2000)
-                post.table()
-                times.append(time.perf_counter() - start)
-                exact_points += post.exact
-                game.ask(*random_ask(view, rng))
+        times, _, exact_points = table_times(name, n, games)
         t = np.array(times) * 1e3
         lines.append(f"  {name} {n} players: median {np.median(t):6.1f} ms, p99 {np.percentile(t, 99):7.1f} ms, "
                      f"worst {t.max():7.1f} ms, exact at {exact_points:,} of {len(t):,} points "
