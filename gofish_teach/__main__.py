@@ -16,11 +16,12 @@ A k-way tie counts 1/k. Mean game length: ... asks (sd ...).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 
-from . import grade, tournament
+from . import course, grade, handouts, play, tournament
 from .rules import PRESETS
-from .simulate import simulate
+from .simulate import NoWorkers, simulate
 from .stats import game_length, win_share
 from .strategies import STRATEGIES
 
@@ -50,12 +51,16 @@ def add_simulate(commands) -> None:
                      help="the same seed deals the same decks, whatever the lineup (default: 0)")
     sim.add_argument("--workers", type=int, default=None, metavar="N",
                      help="processes to use (default: one per core; 1 plays in this process)")
+    sim.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                     help="play on a Dask cluster: the address of its scheduler, e.g. tcp://HOST:8786 "
+                          "(its workers need this kit installed, the same version)")
     sim.add_argument("--by-seat", action="store_true", help="also print the win share of each seat")
     sim.set_defaults(run=run_simulate)
 
 
 #: The commands, each added to the parser by its function (which sets ``run``).
-COMMANDS = [add_simulate, grade.add_command, tournament.add_command]
+COMMANDS = [add_simulate, grade.add_command, tournament.add_command, course.add_command, play.add_command,
+            handouts.add_command]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -101,10 +106,37 @@ def lineup_option(text: str | None, players: int | None, rules: str) -> list[str
     return lineup
 
 
+def dask_client(address: str | None):
+    """A Dask ``Client`` connected to the scheduler at ``address`` (closed on leaving), or nothing
+    if ``address`` is None. Dask is imported only here: the kit runs without it.
+
+    >>> with dask_client(None) as client:
+    ...     client is None
+    True
+    """
+    if address is None:
+        return contextlib.nullcontext()
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ValueError("--scheduler needs Dask's distributed package: pip install distributed") from None
+    try:
+        return Client(address, timeout=SCHEDULER_SECONDS)
+    except (OSError, TimeoutError, ValueError) as e:
+        raise ValueError(f"--scheduler: no Dask scheduler answered at {address} ({e})") from None
+
+
+#: Seconds ``--scheduler`` tries to reach the scheduler.
+SCHEDULER_SECONDS = 30
+
+
 def run_simulate(args, out) -> None:
     lineup = lineup_option(args.lineup, args.players, args.rules)
-    res = simulate(lineup, args.rules, args.games, args.seed, n_players=args.players, workers=args.workers,
-                   progress=sys.stderr.isatty())
+    if args.scheduler is not None and args.workers is not None:
+        raise ValueError("--workers and --scheduler: give one (a cluster's workers are its own)")
+    with dask_client(args.scheduler) as client:
+        res = simulate(lineup, args.rules, args.games, args.seed, n_players=args.players, workers=args.workers,
+                       executor=client, progress=sys.stderr.isatty())
     length = game_length(res)
     versus = " vs ".join(dict.fromkeys(res.lineup)) if len(set(res.lineup)) > 1 else f"all {res.lineup[0]}"
     print(f"{versus}: {res.rules.name} rules, {res.n_players} players, {res.games:,} games, seed {res.seed} "
@@ -123,10 +155,14 @@ def main(argv=None, out=None) -> int:
     if args.command is None:
         parser.print_help(out)
         return 0
+    from .jail import SandboxUnavailable
+
     try:
         args.run(args, out)
-    except ValueError as e:
+    except (ValueError, SandboxUnavailable) as e:
         parser.exit(2, f"{parser.prog} {args.command}: error: {e}\n")
+    except NoWorkers as e:
+        parser.exit(1, f"{parser.prog} {args.command}: stopped: {e}\n")
     return 0
 
 

@@ -15,10 +15,14 @@ Usage: ``python -m gofish_teach.bench [--quick] [--baseline PATH]``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import signal
+import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -75,10 +79,6 @@ def _fast_chunk(start: int, stop: int, lineup=("memory", "random", "random", "ra
 
 def bench_fast(quick: bool) -> list[str]:
     """The compiled fast path against the readable engine: pond, 4 players, memory vs three random."""
-    import os
-    import subprocess
-    import sys
-    import tempfile
     from concurrent.futures import ProcessPoolExecutor
 
     from .strategies import play_out, seat_rng
@@ -147,6 +147,54 @@ def table_times(name: str, n: int, games: int, cold_every: int = 0) -> tuple[lis
                 cold.append(time.perf_counter() - start)
             game.ask(*random_ask(view, rng))
     return warm, cold, exact_points
+
+
+def bench_cluster(quick: bool) -> list[str]:
+    """``simulate`` in one local process against a two-worker Dask cluster on this machine,
+    started with Dask's own commands (``dask scheduler``, ``dask worker``), as the README says."""
+    try:
+        from distributed import Client
+    except ImportError:
+        return ["Dask cluster: not measured (Dask's distributed package is not installed)"]
+    from .simulate import simulate
+
+    lineup, games = ["memory", "random", "random", "random"], 10_000 if quick else 400_000
+    simulate(lineup, "pond", 100, workers=1)  # load the compiled code first
+    here = simulate(lineup, "pond", games, seed=0, workers=1)
+    with dask_on_this_machine(workers=2) as address, Client(address, timeout=240) as client:
+        client.wait_for_workers(2, timeout=240)
+        simulate(lineup, "pond", 10_000, seed=1, executor=client)  # both workers load the compiled code
+        there = simulate(lineup, "pond", games, seed=0, executor=client)
+    assert np.array_equal(there.winners, here.winners), "a cluster must play the very same games"
+    one, two = games / here.seconds, games / there.seconds
+    return ["simulate on a Dask cluster, pond, 4 players, memory vs three random (fast path):",
+            f"  one local process:          {one:9,.0f} games/s  ({games:,} games)",
+            f"  two dask workers (1 thread): {two:9,.0f} games/s  ({two / one:.2f}x; scheduler, workers and this "
+            f"process share this machine's {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f})"]
+
+
+@contextlib.contextmanager
+def dask_on_this_machine(workers: int = 2):
+    """A Dask scheduler and ``workers`` one-thread workers on 127.0.0.1, started with Dask's
+    commands and killed on leaving; yields the scheduler's address."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    dask = [str(Path(sys.executable).parent / "dask")]
+    commands = [dask + ["scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"]]
+    commands += [dask + ["worker", address, "--nthreads", "1", "--no-dashboard", "--host", "127.0.0.1"]] * workers
+    processes = []
+    with tempfile.TemporaryDirectory() as folder:
+        try:
+            for command in commands:
+                processes.append(subprocess.Popen(command, cwd=folder, stdout=subprocess.DEVNULL,
+                                                  stderr=subprocess.DEVNULL, start_new_session=True))
+            yield address
+        finally:
+            for process in processes:  # each in a session of its own, with its nanny's worker
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
 
 
 def bench_probability(quick: bool) -> list[str]:
@@ -327,7 +375,8 @@ def bench_table_six(quick: bool) -> list[str]:
             f"worst action {worst[0] * 1e3:,.0f} ms ({worst[1]}; goal: under 500 ms)"]
 
 
-SECTIONS = [bench_engine, bench_fast, bench_openspiel, bench_facts, bench_probability, bench_table, bench_table_six]
+SECTIONS = [bench_engine, bench_fast, bench_openspiel, bench_cluster, bench_facts, bench_probability, bench_table,
+            bench_table_six]
 
 
 def main(argv=None) -> None:

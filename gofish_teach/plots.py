@@ -20,6 +20,10 @@ import numpy as np
 from .stats import WinShare, win_share
 
 
+#: Line styles for several runs in one picture: solid, dashed, dotted, dash-dot, then dash patterns.
+LINESTYLES = ("-", "--", ":", "-.", (0, (5, 1, 1, 1, 1, 1)), (0, (1, 3)))
+
+
 def _axes(ax):
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 3))
@@ -53,16 +57,18 @@ def plot_game_length(results, *, ax=None, density: bool = False):
     """Histogram of asks per game, one bar per length.
 
     ``results``: one :class:`~gofish_teach.simulate.Results`, or a mapping of labels to
-    results to compare (say two rule sets); several are drawn as outlines, as fractions of
-    games so that runs of different sizes compare.
+    results to compare (say two rule sets); several are drawn as outlines in different line
+    styles (:data:`LINESTYLES`), as fractions of games so that runs of different sizes compare.
     """
     ax = _axes(ax)
     runs = results if isinstance(results, Mapping) else {None: results}
     density = density or len(runs) > 1
-    for label, res in runs.items():
+    for k, (label, res) in enumerate(runs.items()):
         counts = np.bincount(res.asks)
         heights = counts / counts.sum() if density else counts
-        kind = dict(histtype="step", linewidth=1.5) if len(runs) > 1 else dict(histtype="stepfilled", alpha=0.7)
+        # Several runs differ in line style as well as colour, so that no reader depends on colour alone.
+        kind = (dict(histtype="step", linewidth=1.5, linestyle=LINESTYLES[k % len(LINESTYLES)]) if len(runs) > 1
+                else dict(histtype="stepfilled", alpha=0.7))
         ax.hist(np.arange(len(counts)), bins=np.arange(len(counts) + 1) - 0.5, weights=heights, label=label, **kind)
     if len(runs) > 1:
         ax.legend(loc="best")

@@ -1,7 +1,8 @@
 """The rules of a game of Go Fish, as one frozen object, and the presets the sources describe.
 
-The four rule texts in ``shared/rules-sources/`` disagree on the deal, on what a player
-with an empty hand does, and on when the game ends. Each preset follows one text; every
+Four published rule texts (named in each preset's docstring; they are not part of this
+repository) disagree on the deal, on what a player with an empty hand does, and on when
+the game ends. Each preset follows one text; every
 option can be overridden with :meth:`Rules.replace`.
 
 >>> pond = Rules.preset("pond")

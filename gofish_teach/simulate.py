@@ -29,8 +29,10 @@ Three ideas make the numbers fair and reproducible:
 
 Safety: a run is at most :data:`MAX_GAMES` games; a game stops with :class:`GameTooLong` after
 ``max_asks`` asks; in worker processes a strategy gets ``time_limit`` seconds per decision
-(:class:`DecisionTimeout`); a strategy that cannot be sent to a worker process is named
-before any game starts.
+(:class:`DecisionTimeout`): an alarm stops it in its worker, and in the pool ``workers=``
+starts, the parent also keeps a deadline and kills the worker of a strategy that ignores
+the alarm. Those workers die with the parent. A strategy that cannot be sent to a worker
+process is named before any game starts.
 """
 from __future__ import annotations
 
@@ -66,6 +68,11 @@ MAX_ASKS = 10_000
 MAX_GAMES = 10_000_000
 #: Default seconds one decision may take when games run in worker processes.
 DECISION_SECONDS = 30.0
+#: Seconds past ``time_limit`` the parent waits before it kills a worker whose decision goes on.
+DEADLINE_GRACE = 1.0
+#: Seconds a run on a Dask cluster waits with no worker connected to the scheduler before it
+#: stops with :class:`NoWorkers` (instead of waiting for ever for a worker to come).
+NO_WORKER_SECONDS = 60.0
 #: A progress bar is shown (in a notebook) when a run is expected to take longer than this.
 LONG_RUN_SECONDS = 3.0
 #: Cards of each rank, one per suit. A deck is passed around as card codes
@@ -77,6 +84,10 @@ FAST_STRATEGIES: tuple[str, ...] = ("random", "memory", "most_held")
 
 class DecisionTimeout(TimeoutError):
     """A strategy took longer than ``time_limit`` seconds over one decision (in a worker process)."""
+
+
+class NoWorkers(RuntimeError):
+    """A run on a Dask cluster had no worker to play its games for :data:`NO_WORKER_SECONDS`."""
 
 
 # --------------------------------------------------------------------------- inputs
@@ -213,12 +224,17 @@ def _guarded(strategy, game: Game, max_asks: int, time_limit, where: str, lineup
             raise GameTooLong(too_long_message(where, max_asks, _idle_asks(game), lineup, game.rules, by_seat))
         if not time_limit:
             return choose(view, rng)
+        watch = _watch
         try:
+            if watch is not None:  # the parent's deadline, for a strategy that ignores the alarm
+                watch.begin(view.player)
             signal.setitimer(signal.ITIMER_REAL, time_limit)
             try:
                 return choose(view, rng)
             finally:
                 signal.setitimer(signal.ITIMER_REAL, 0)
+                if watch is not None:
+                    watch.end()
         except _OutOfTime:
             raise DecisionTimeout(f"strategy {name!r} (seat {view.player}) took more than time_limit={time_limit:g} s "
                                   f"over one decision, in {where} (lineup as given: "
@@ -399,6 +415,8 @@ def _play_readable(lineup, by_seat, rules, decks, seeds, index, max_asks, time_l
     out = {"books": np.zeros((len(index), n), np.int16), "asks": np.zeros(len(index), np.int32),
            "winners": np.zeros((len(index), n), bool)}
     for k, (deck, game_seeds, g) in enumerate(zip(decks, seeds, index)):
+        if _watch is not None:
+            _watch.game = int(g)
         try:
             game = _play_one(by_seat, rules, deck, game_seeds, max_asks=max_asks, time_limit=time_limit,
                              where=f"game {g} of the tournament", lineup=lineup)
@@ -438,6 +456,95 @@ class _DecisionAlarm:
         raise _OutOfTime
 
 
+# --------------------------------------------------------------------------- the parent's deadline
+class _Deadlines:
+    """When each worker of simulate's own pool began its current decision, in shared memory.
+
+    Slot ``i`` holds (start, game, seat) of worker ``i``'s decision, start 0 when it is not in
+    one. The parent reads them while it waits for chunks (:meth:`overdue`); a worker writes its
+    own slot (:class:`_Watch`). The clock is ``time.monotonic``, one clock for every process.
+    """
+
+    def __init__(self, workers: int, time_limit, lineup, n: int):
+        ctx = multiprocessing.get_context()
+        self.slots = ctx.Array("d", 3 * workers, lock=False)
+        self.taken = ctx.Value("i", 0)
+        self.time_limit, self.lineup, self.n = time_limit, lineup, n
+
+    def overdue(self):
+        """A :class:`DecisionTimeout` for the first worker past its deadline, else None."""
+        if not self.time_limit:
+            return None
+        now = time.monotonic()
+        for i in range(0, len(self.slots), 3):
+            start, game, seat = self.slots[i:i + 3]
+            if start and now - start > self.time_limit + DEADLINE_GRACE:
+                game, seat = int(game), int(seat)
+                name = _label(self.lineup[(seat + game % self.n) % self.n])
+                return DecisionTimeout(
+                    f"strategy {name!r} (seat {seat}) took more than time_limit={self.time_limit:g} s over one "
+                    f"decision, in game {game} of the tournament (lineup as given: "
+                    f"{', '.join(map(_label, self.lineup))}), and went on after the alarm: its worker process "
+                    "was killed. Does it ever return?")
+        return None
+
+
+class _Watch:
+    """A worker's own slot of :class:`_Deadlines`."""
+
+    def __init__(self, slots, slot: int):
+        self.slots, self.base, self.game = slots, 3 * slot, 0
+
+    def begin(self, seat: int) -> None:
+        self.slots[self.base + 1], self.slots[self.base + 2] = self.game, seat
+        self.slots[self.base] = time.monotonic()
+
+    def end(self) -> None:
+        self.slots[self.base] = 0.0
+
+
+#: In a worker of simulate's own pool, its :class:`_Watch` (None elsewhere).
+_watch = None
+
+
+def _worker_start(parent: int, deadlines) -> None:
+    """The first thing a worker of simulate's own pool does: die with its parent, take a slot."""
+    global _watch
+    _die_with(parent)
+    if deadlines is not None:
+        with deadlines.taken.get_lock():
+            slot = deadlines.taken.value
+            deadlines.taken.value += 1
+        if slot < len(deadlines.slots) // 3:
+            _watch = _Watch(deadlines.slots, slot)
+
+
+def _die_with(parent: int) -> None:
+    """End this process when ``parent`` ends: ``PR_SET_PDEATHSIG`` on Linux, else a watchdog thread."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(1, int(signal.SIGKILL), 0, 0, 0) != 0:  # 1 is PR_SET_PDEATHSIG
+            raise OSError(ctypes.get_errno(), "prctl")
+    except (OSError, AttributeError):
+        def watchdog():
+            while os.getppid() == parent:
+                time.sleep(1)
+            os._exit(1)
+
+        threading.Thread(target=watchdog, daemon=True).start()
+    if os.getppid() != parent:  # it ended before the signal was set
+        os._exit(1)
+
+
+def _kill_pool(pool: ProcessPoolExecutor) -> None:
+    """Kill a pool's workers (one may be stuck in a decision) so that shutting it down cannot hang."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.kill()
+
+
+
 # --------------------------------------------------------------------------- the tournament
 def simulate(lineup: Sequence, rules, games: int, seed: int | None = 0, *, n_players: int | None = None,
              executor: Executor | None = None, workers: int | None = None, progress: bool | None = None,
@@ -453,9 +560,12 @@ def simulate(lineup: Sequence, rules, games: int, seed: int | None = 0, *, n_pla
         seed: a non-negative int; the same seed deals the same decks to any lineup. ``None``
             picks one at random (it is kept in ``Results.seed`` so the run can be repeated).
         n_players: defaults to ``len(lineup)``; if given, it must match.
-        executor: any ``concurrent.futures.Executor`` to run chunks of games on (a process
-            pool, a thread pool, Dask's ``client.get_executor()``); it is not shut down.
-        workers: processes for the default pool; ``1`` plays everything in this process.
+        executor: a Dask ``distributed.Client`` (chunks of games become tasks on its cluster;
+            a lost worker's chunks are played again on another, and with no worker left for
+            :data:`NO_WORKER_SECONDS` the run stops with :class:`NoWorkers`), or any
+            ``concurrent.futures.Executor`` (a process pool, a thread pool...); it is not shut down.
+        workers: processes for the default pool (they die with this process); ``1`` plays
+            everything in this process.
             By default a long run of built-in strategies uses one process per core, and a
             lineup with your own functions runs here (pass ``workers=`` to use a pool; the
             functions must then be defined in a module, so that they can be sent to it).
@@ -463,7 +573,11 @@ def simulate(lineup: Sequence, rules, games: int, seed: int | None = 0, *, n_pla
         fast: use the fast path for lineups it supports (``False`` forces the readable engine).
         max_asks: stop with :class:`GameTooLong` if a game takes more asks than this.
         time_limit: seconds a strategy may take over one decision when games run in worker
-            processes (then :class:`DecisionTimeout` names it); ``None`` for no limit.
+            processes (then :class:`DecisionTimeout` names it); ``None`` for no limit. With
+            ``workers=`` of 2 or more it holds whatever the number of games: an alarm stops the
+            decision, and the parent kills the worker of a strategy that goes on regardless
+            (:data:`DEADLINE_GRACE` seconds later). In this process (``workers=1``) nothing can
+            stop a strategy that never returns.
 
     >>> res = simulate(["random"] * 3, "pond", games=30, seed=5)
     >>> res.lineup, res.games, res.n_players
@@ -474,8 +588,13 @@ def simulate(lineup: Sequence, rules, games: int, seed: int | None = 0, *, n_pla
     Traceback (most recent call last):
     ...
     ValueError: games must be at least 1, not 0
+    >>> simulate(["random"] * 3, "pond", games=10, executor="tcp://127.0.0.1:8786")
+    Traceback (most recent call last):
+    ...
+    ValueError: executor: give a Dask Client (Client("tcp://127.0.0.1:8786")) or a concurrent.futures.Executor, not 'tcp://127.0.0.1:8786'
     """
     rules, lineup, n, seed = _checked(lineup, rules, games, seed, n_players, workers, max_asks, time_limit)
+    executor = _executor(executor)
     games = int(games)
     # Rough speeds (games per second per core) only size the chunks and decide on a progress
     # bar: chunks of a fraction of a second keep the bar moving and the workers evenly busy.
@@ -484,7 +603,11 @@ def simulate(lineup: Sequence, rules, games: int, seed: int | None = 0, *, n_pla
     chunks = ((a, min(a + size, games)) for a in range(0, games, size))  # made as they are needed
     if progress is None:
         progress = games / speed > LONG_RUN_SECONDS and _in_notebook()
-    here = executor is None and (workers == 1 or games <= size or (workers is None and not _all_names(lineup)))
+    # With workers= (two or more) the pool plays even a short run, so that its time limit holds.
+    here = executor is None and (workers == 1 or workers is None and (games <= size or not _all_names(lineup)))
+    if executor is None and workers and workers > 1:
+        size = max(1, min(size, -(-games // workers)))  # every worker gets some; results do not depend on it
+        chunks = ((a, min(a + size, games)) for a in range(0, games, size))
     if isinstance(executor, ProcessPoolExecutor) or not here and executor is None:
         _check_sendable(lineup)
     winners = np.zeros((games, n), bool)
@@ -502,9 +625,17 @@ def simulate(lineup: Sequence, rules, games: int, seed: int | None = 0, *, n_pla
                               winners, books, asks, bar)
         else:
             max_workers = min(workers or os.cpu_count() or 1, -(-games // size))
-            with ProcessPoolExecutor(max_workers=max_workers) as pool:
+            deadlines = _Deadlines(max_workers, time_limit, lineup, n) if time_limit else None
+            pool = ProcessPoolExecutor(max_workers=max_workers, initializer=_worker_start,
+                                       initargs=(os.getpid(), deadlines))
+            try:
                 task = (lineup, rules, n, seed, fast, max_asks, time_limit)
-                n_fast = _collect(_run_on(pool, chunks, task, max_workers), winners, books, asks, bar)
+                n_fast = _collect(_run_on(pool, chunks, task, max_workers, deadlines), winners, books, asks, bar)
+            except BaseException:
+                _kill_pool(pool)  # a worker may be stuck in a decision: shutting down would wait for ever
+                raise
+            finally:
+                pool.shutdown(wait=True, cancel_futures=True)
     finally:
         bar.close()
     seconds = time.perf_counter() - start
@@ -552,6 +683,27 @@ def _checked(lineup, rules, games, seed, n_players, workers, max_asks, time_limi
     return rules, lineup, n, seed
 
 
+def _executor(executor) -> Executor | None:
+    """``executor`` as a ``concurrent.futures.Executor``: a Dask Client gives its ``get_executor()``.
+
+    ``pure=False`` makes each chunk its own task, never one merged with an identical task of an
+    earlier run. No ``retries``: those replay a chunk that raised, and a chunk's error (a
+    strategy's bug) comes back the same; a chunk whose worker died Dask plays again anyway.
+    """
+    if executor is None or isinstance(executor, Executor):
+        return executor
+    if callable(getattr(executor, "get_executor", None)):
+        return executor.get_executor(pure=False)
+    example = executor if isinstance(executor, str) else "tcp://HOST:8786"
+    raise ValueError(f'executor: give a Dask Client (Client("{example}")) or a concurrent.futures.Executor, '
+                     f"not {executor!r}")
+
+
+def _dask_client(executor):
+    """The Dask Client behind ``executor`` (a ``client.get_executor()``), else None."""
+    return getattr(executor, "_client", None) if type(executor).__module__.startswith("distributed") else None
+
+
 def _check_sendable(lineup) -> None:
     """Every strategy must travel to a worker process by pickling; name the first that cannot."""
     for i, entry in enumerate(lineup):
@@ -575,11 +727,14 @@ def _collect(parts, winners, books, asks, bar) -> int:
     return n_fast
 
 
-def _run_on(executor, chunks, task, max_workers: int):
+def _run_on(executor, chunks, task, max_workers: int, deadlines=None):
     """Yield ``(start, stop, result)`` of each chunk as it finishes, keeping only a few chunks
-    submitted at a time (a long run never queues every chunk at once)."""
+    submitted at a time (a long run never queues every chunk at once). With ``deadlines``
+    (simulate's own pool), raise the :class:`DecisionTimeout` of a decision past its deadline."""
     lineup, rules, n, seed, fast, max_asks, time_limit = task
-    window = 2 * (max_workers or os.cpu_count() or 1)
+    client = _dask_client(executor)
+    cluster = _Cluster(client) if client is not None else None
+    window = 2 * (max_workers or (cluster.threads() if cluster else 0) or os.cpu_count() or 1)
     chunks = iter(chunks)
     running = {}
     try:
@@ -589,13 +744,44 @@ def _run_on(executor, chunks, task, max_workers: int):
                 running[future] = (a, b)
             if not running:
                 return
-            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            timeout = (min(0.25, deadlines.time_limit / 2) if deadlines is not None
+                       else cluster.poll if cluster is not None else None)
+            done, _ = wait(running, timeout=timeout, return_when=FIRST_COMPLETED)
+            late = deadlines.overdue() if deadlines is not None else None
+            if late is not None:
+                raise late
+            if cluster is not None and not done:
+                cluster.check()
             for future in done:
                 a, b = running.pop(future)
                 yield a, b, future.result()
     finally:
         for future in running:  # on an error or Ctrl-C, do not leave the rest running
             future.cancel()
+
+
+class _Cluster:
+    """How many threads a Dask cluster has, and :class:`NoWorkers` once it has had no worker for
+    :data:`NO_WORKER_SECONDS` (Dask itself would wait for ever for a worker to come)."""
+
+    poll = 1.0  # seconds between looks, while no chunk finishes
+
+    def __init__(self, client):
+        self.client, self.since = client, None
+
+    def threads(self) -> int:
+        return sum(self.client.nthreads().values())
+
+    def check(self) -> None:
+        if self.threads():
+            self.since = None
+            return
+        now = time.monotonic()
+        self.since = self.since or now
+        if now - self.since >= NO_WORKER_SECONDS:
+            address = getattr(self.client.scheduler, "address", "the scheduler")
+            raise NoWorkers(f"no Dask worker has been connected to {address} for {NO_WORKER_SECONDS:g} s, so no "
+                            f"game can be played: start one (dask worker {address}) and run again")
 
 
 # --------------------------------------------------------------------------- helpers

@@ -148,6 +148,125 @@ def win_share(results, by: str = "entry", confidence: float = 0.95) -> WinShare:
     return WinShare(by, tuple(rows), confidence, games)
 
 
+# --------------------------------------------------------------------------- verdict
+#: Below this many games :func:`verdict` gives no verdict, only the p-value: a handful of decks
+#: from one seed says little about how a strategy does on decks in general.
+MIN_GAMES = 30
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A win share read against a fair share: the words, the test's p-value and how it was made.
+
+    ``text`` is "more than its fair share", "less than its fair share", "not distinguishable
+    from its fair share" or "too few games for a verdict"; ``pvalue`` is two-sided.
+    """
+
+    text: str
+    pvalue: float
+    method: str
+    games: int
+    alpha: float
+
+    @property
+    def p_text(self) -> str:
+        """``"p = 0.031"``; a p-value too small for a float to hold shows as ``"p < 1e-300"``."""
+        return f"p = {self.pvalue:.2g}" if self.pvalue > 0 else "p < 1e-300"
+
+    def __str__(self) -> str:
+        return f"{self.text} ({self.p_text}, {self.method})"
+
+
+def verdict(row: ShareRow, fair: float, *, alpha: float = 0.05, min_games: int = MIN_GAMES) -> Verdict:
+    """Is a win share (a :class:`ShareRow` of :func:`win_share`) above or below ``fair``?
+
+    The test is two-sided at level ``alpha``. Without ties the wins are a binomial count and
+    the p-value is the exact binomial test's (``scipy.stats.binomtest``); it is used whenever
+    the wins are a whole number (ties that happen to add up to whole wins make it an
+    approximation). With fractional wins it is a score test with the null variance
+    ``fair * (1 - fair)``, an upper bound on the variance of a share in [0, 1] (see the module
+    notes), so it errs on the side of no verdict.
+    Below ``min_games`` games the text is "too few games for a verdict", whatever the p-value:
+    give the p-value, not a conclusion. To read several verdicts at once, divide ``alpha`` by
+    their number (Bonferroni), so that all of them together raise a false alarm at most
+    ``alpha`` of the time.
+
+    >>> from gofish_teach.simulate import simulate
+    >>> six = win_share(simulate(["greedy", "random"], "family", games=6, seed=2)).rows[0]
+    >>> six.wins, six.games
+    (6.0, 6)
+    >>> v = verdict(six, 1 / 2)
+    >>> v.text, round(v.pvalue, 4), v.method
+    ('too few games for a verdict', 0.0312, 'exact binomial test')
+    >>> row = ShareRow(0, "memory", 560, 1000, 0.56, *wilson_interval(560, 1000))
+    >>> print(verdict(row, 1 / 2))
+    more than its fair share (p = 0.00017, exact binomial test)
+    >>> verdict(row, 1 / 2, alpha=0.05 / 7).text    # one of seven verdicts read together
+    'more than its fair share'
+    """
+    if not 0 < fair < 1:
+        raise ValueError(f"fair must be a share between 0 and 1, not {fair!r}")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be between 0 and 1, not {alpha!r}")
+    n, wins = row.games, row.wins
+    if float(wins).is_integer():
+        pvalue = float(sps.binomtest(int(wins), n, fair).pvalue)
+        method = "exact binomial test"
+    else:
+        z = (wins / n - fair) / np.sqrt(fair * (1 - fair) / n)
+        pvalue = float(2 * sps.norm.sf(abs(z)))
+        method = "score test (ties: conservative)"
+    if n < min_games:
+        text = "too few games for a verdict"
+    elif pvalue >= alpha:
+        text = "not distinguishable from its fair share"
+    else:
+        text = "more than its fair share" if wins / n > fair else "less than its fair share"
+    return Verdict(text, pvalue, method, n, alpha)
+
+
+# --------------------------------------------------------------------------- cluster bootstrap
+def cluster_bootstrap_ratio(numerators, denominators, *, resamples: int = 2000, confidence: float = 0.95,
+                            seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A ratio of totals, ``sum(numerators) / sum(denominators)``, with a cluster-bootstrap interval.
+
+    Row ``i`` holds cluster ``i``'s totals (say, one game position: its hits and its answers in
+    each calibration bin, one column per bin). Answers from one cluster are not independent,
+    so the clusters, not the answers, are resampled with replacement; the interval is the
+    percentile interval of the resampled ratios (a column with no answers in a resample is
+    left out of that column's interval; a column with no answers at all gets ``nan``).
+    Returns ``(estimate, low, high)``, one value per column.
+
+    >>> hits = [[1, 0], [2, 1], [0, 1], [3, 0]]         # 4 clusters, 2 bins
+    >>> answers = [[2, 1], [3, 1], [1, 2], [3, 1]]
+    >>> est, low, high = cluster_bootstrap_ratio(hits, answers, resamples=500)
+    >>> est.tolist()                                     # 6/9 and 2/5
+    [0.6666666666666666, 0.4]
+    >>> bool(((low <= est) & (est <= high)).all())
+    True
+    """
+    num = np.asarray(numerators, float)
+    den = np.asarray(denominators, float)
+    if num.ndim == 1:
+        num, den = num[:, None], den[:, None]
+    if num.shape != den.shape or len(num) < 2:
+        raise ValueError("numerators and denominators: one row per cluster, the same shape, two clusters or more")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be between 0 and 1, not {confidence!r}")
+    k = len(num)
+    weights = np.random.default_rng(seed).multinomial(k, np.full(k, 1 / k), size=resamples)  # times each cluster is drawn
+    top, bottom = weights @ num, weights @ den
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratios = np.where(bottom > 0, top / np.where(bottom > 0, bottom, 1), np.nan)
+    tail = (1 - confidence) / 2 * 100
+    low, high = np.full(num.shape[1], np.nan), np.full(num.shape[1], np.nan)
+    some = ~np.isnan(ratios).all(axis=0)  # a column without answers anywhere has no interval (nan)
+    low[some], high[some] = np.nanpercentile(ratios[:, some], [tail, 100 - tail], axis=0)
+    total = den.sum(axis=0)
+    estimate = np.divide(num.sum(axis=0), total, out=np.full(num.shape[1], np.nan), where=total > 0)
+    return estimate, low, high
+
+
 # --------------------------------------------------------------------------- paired test
 @dataclass(frozen=True)
 class PairedTest:

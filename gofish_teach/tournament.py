@@ -5,19 +5,25 @@ it defines ``strategy(view, rng) -> (target, rank)`` (or ``my_strategy``). The e
 some built-in strategies meet in a round robin: every group of ``--players`` entrants sits
 at one table (when there are too many groups, a balanced selection of them, each entrant
 seated about equally often) and plays ``--games`` games there, seats rotating from game to
-game. Game ``g`` is dealt the same deck at every table.
+game. Game ``g`` is dealt the same deck at every table (common decks: a fairer comparison).
 
-**This runs the learners' code.** Each entry runs in a process of its own, started fresh
-(it cannot see the game, only the ``View`` it is sent), with a memory limit and a time
-limit on every decision. The answers come back as JSON, never pickle, so an entry cannot
-run code in the tournament's process. Still, an entry runs with your account's rights:
-run the tournament under an account or in a container of its own (``exercises/README.md``).
+**This runs the learners' code**, so each entry runs, at each table, in a fresh sandbox of
+its own (:mod:`gofish_teach.jail`, bubblewrap; ``sandbox="auto"`` uses it when installed,
+``"require"`` refuses to run without it): a new process with a new copy of its file, that
+sees no other process and no file of the host but what Python needs, and is killed when
+the table ends, so nothing it learns at one table reaches the next. It receives only its
+``View`` and its seat's random generator (whose seed says nothing of the deck or the game
+number), never the tournament's seed (on no command line, in no environment). It is
+stopped (``SIGSTOP``) whenever it is not deciding, with a memory limit and a time limit on
+every decision, and a process it leaves running after a decision forfeits it. Its answers
+come back as JSON on its own pipe, never pickle: an entry cannot run code in the
+tournament's process or answer for another entry.
 
-An entry that raises an error, asks illegally (a cheat or a bug: the rules decide) or runs
-out of time or memory is disqualified: it forfeits every game it plays (0 wins), and it is
-reported with the reason and where it happened. Its seat plays on as the built-in
-``random`` strategy, so the other players' games still count; a game won by a forfeited
-seat is won by no one.
+An entry that raises an error, asks illegally (a cheat or a bug: the rules decide), runs
+out of time or memory, or leaves a process running is disqualified: it forfeits every game
+it plays (0 wins), and it is reported with the reason and where it happened. Its seat plays
+on as the built-in ``random`` strategy, so the other players' games still count; a game won
+by a forfeited seat is won by no one.
 
 >>> import pathlib, tempfile
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -31,20 +37,27 @@ from __future__ import annotations
 import inspect
 import itertools
 import json
+import math
+import numbers
 import os
 import pickle
 import select
+import shutil
 import signal
 import struct
 import subprocess
 import sys
+import tempfile
 import textwrap
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from . import jail
 from .game import Game, IllegalMove
 from .rules import Rules
 
@@ -54,14 +67,25 @@ MEMORY_MB = 1024
 MAX_TABLES = 200
 #: A game that passes this many asks is stopped and won by no one.
 MAX_ASKS = 5000
+#: A game in which this many asks in a row move no card (the ocean is empty and every ask
+#: fails: a strategy going round in circles) is stopped and won by no one. Bots never do it.
+IDLE_ASKS = 200
 #: The built-in strategies that join the tournament by default (greedy is strong but slow).
 BUILTINS = ("random", "memory", "most_held")
 #: Seconds an entry may take to load (import its file) before its first decision.
 START_TIME = 30.0
+#: The bounds of the options (checked, with a message naming the option).
+MAX_TIME_LIMIT = 600.0
+MIN_MEMORY_MB, MAX_MEMORY_MB = 256, 1 << 20
+MAX_GAMES = 100_000
+#: The most bytes one answer may take (a move is a few); more is a forfeit, not a full memory.
+MAX_ANSWER = 1 << 16
+#: How a forfeit is reported: the kinds an entry's own process may claim.
+KINDS = ("crash", "illegal", "timeout", "memory", "process")
 
 
 class Forfeit(Exception):
-    """An entry broke a rule of the tournament: ``kind`` is crash, illegal, timeout or memory."""
+    """An entry broke a rule of the tournament: ``kind`` is crash, illegal, timeout, memory or process."""
 
     def __init__(self, kind: str, message: str):
         super().__init__(message)
@@ -80,6 +104,7 @@ class Entrant:
     wins: float = 0.0
     status: str = "ok"  # or the Forfeit kind
     reason: str = ""
+    failed_at: tuple = field(default=(), repr=False)  # (table, game, ask) of the first failure seen
 
     @property
     def share(self) -> float:
@@ -92,35 +117,63 @@ class Entrant:
 
 
 class LearnerPlayer:
-    """A learner's entry, running in its own process; ``choose`` asks it for one decision."""
+    """A learner's entry at one table: a fresh process (in a fresh sandbox) with a fresh copy of its file.
 
-    def __init__(self, entrant: Entrant, time_limit: float, memory_mb: int | None):
+    ``choose`` asks it for one decision. Between decisions its process is stopped
+    (``SIGSTOP``), so it cannot use the processors while others think; after each decision
+    no other process may be left running in its sandbox. :meth:`close` kills the sandbox
+    and deletes its copy: nothing of it is left for the next table.
+    """
+
+    def __init__(self, entrant: Entrant, time_limit: float, memory_mb: int | None, sandboxed: bool, scratch):
         self.entrant = entrant
         self.time_limit = time_limit
-        env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
-                   MPLBACKEND="Agg", PYTHONDONTWRITEBYTECODE="1")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gofish_teach.tournament", "--worker", str(entrant.path), str(memory_mb or 0)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
-            cwd=str(entrant.path.parent), start_new_session=True)
+        self.sandboxed = sandboxed
+        self.work = Path(tempfile.mkdtemp(prefix="table-", dir=scratch))
+        # A copy, not the file itself: what the entry writes stays in this table's folder.
+        shutil.copyfile(entrant.path, self.work / entrant.path.name, follow_symlinks=False)
+        env = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+               "NUMBA_NUM_THREADS": "1", "MPLBACKEND": "Agg", "PYTHONDONTWRITEBYTECODE": "1"}
+        argv = [_python(), "-m", "gofish_teach.tournament", "--worker", entrant.path.name, str(memory_mb or 0)]
+        if sandboxed:
+            argv = jail.command(argv, work=self.work, mode="require", env=env, scratch=str(scratch))
+        else:  # a clean environment all the same: nothing of the teacher's session leaks in
+            env.update(PATH=os.environ.get("PATH", "/usr/bin:/bin"), HOME=str(self.work), LANG="C.UTF-8")
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, env=env, cwd=str(self.work),
+                                     start_new_session=True)
         self._buffer = b""
         self.started = False
+        self.closed = False
+        self.worker = None  # the pid of the entry's Python process, as this process sees it
+        self.init = None    # bwrap's init inside the sandbox (orphans become its children)
 
     def start(self) -> None:
         """Wait for the entry to load; a :class:`Forfeit` if it cannot."""
         if not self.started:
             self._answer(START_TIME, "loading the file")
             self.started = True
+            self._find_worker()
+            self._pause("loading its file")
 
-    def choose(self, view, rng_key, rng_seed: int) -> tuple:
+    def choose(self, view, seat_seed: int) -> tuple:
+        """One decision: the entry gets its view and its seat's seed (a new seed: a new game), nothing else."""
         self.start()
-        message = pickle.dumps(("choose", view, rng_key, rng_seed))
+        if self._buffer or select.select([self.proc.stdout], [], [], 0)[0]:
+            self.close()
+            raise Forfeit("crash", "it wrote to the tournament's channel out of turn (only the answer to the "
+                                   "question asked may come back)")
+        message = pickle.dumps((view, seat_seed))
+        self._signal(signal.SIGCONT)
         try:
             self.proc.stdin.write(struct.pack(">I", len(message)) + message)
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
+            self.close()
             raise Forfeit("crash", "its process had ended") from None
-        return self._answer(self.time_limit, "one decision")
+        move = self._answer(self.time_limit, "one decision")
+        self._pause("its decision")
+        return move
 
     def _answer(self, limit: float, what: str):
         deadline = time.monotonic() + limit
@@ -130,6 +183,9 @@ class LearnerPlayer:
             if left <= 0:
                 self.close()
                 raise Forfeit("timeout", f"no answer within the time limit of {limit:g} s for {what}")
+            if len(self._buffer) > MAX_ANSWER:
+                self.close()
+                raise Forfeit("crash", f"it answered more than {MAX_ANSWER:,} bytes for {what}, not a move")
             ready, _, _ = select.select([fd], [], [], left)
             if ready:
                 chunk = os.read(fd, 1 << 16)
@@ -140,13 +196,56 @@ class LearnerPlayer:
         line, self._buffer = self._buffer.split(b"\n", 1)
         try:
             reply = json.loads(line)
-        except ValueError:
+            if not isinstance(reply, dict):
+                raise ValueError
+        except (ValueError, RecursionError):
+            self.close()
             raise Forfeit("crash", "it answered something that is not a move") from None
         if "error" in reply:
-            raise Forfeit(reply.get("kind", "crash"), reply["error"])
+            self.close()
+            kind = reply.get("kind")
+            raise Forfeit(kind if kind in KINDS else "crash", _one_line(reply["error"]))
         return reply.get("move")
 
+    # ------------------------------------------------------------------ its processes
+    def _find_worker(self) -> None:
+        if not self.sandboxed:
+            self.worker = self.proc.pid
+            return
+        # bwrap (our child) -> bwrap's init, pid 1 inside -> the worker, pid 2 inside.
+        outer = _children(self.proc.pid)
+        inner = _children(outer[0]) if len(outer) == 1 else []
+        if len(inner) != 1:
+            self.close()
+            raise Forfeit("process", f"it started {max(len(inner) - 1, 0)} other process(es) while loading; "
+                                     "an entry must decide in its own process")
+        self.init, self.worker = outer[0], inner[0]
+
+    def _others(self) -> list[int]:
+        """Processes still running in this entry's sandbox other than the worker (zombies aside)."""
+        found = [p for p in _children(self.worker) if _running(p)]
+        if self.init is not None:
+            found += [p for p in _children(self.init) if p != self.worker and _running(p)]
+        return found
+
+    def _pause(self, after: str) -> None:
+        """Stop the entry until its next decision; a :class:`Forfeit` if it left a process running."""
+        self._signal(signal.SIGSTOP)
+        others = self._others()
+        if others:
+            self.close()
+            raise Forfeit("process", f"it left {len(others)} process(es) running after {after} (a fork, or a "
+                                     "child started with setsid); an entry must decide in its own process")
+
+    def _signal(self, sig) -> None:
+        try:
+            os.kill(self.worker, sig)
+        except (ProcessLookupError, PermissionError, TypeError):
+            pass  # it has ended: the next read says so
+
     def close(self) -> None:
+        """Kill the entry's sandbox (everything inside dies with it) and delete its copy."""
+        self.closed = True
         if self.proc.poll() is None:
             try:
                 os.killpg(self.proc.pid, signal.SIGKILL)
@@ -158,15 +257,52 @@ class LearnerPlayer:
                 stream.close()
             except OSError:
                 pass
+        shutil.rmtree(self.work, ignore_errors=True)
 
 
-def _limit_memory(memory_mb: int) -> None:
-    """Cap this process's memory: the worker's first step, before the entry's code is loaded."""
+def _python() -> str:
+    """This Python, by a path that works inside the sandbox: the virtual environment's folder
+    resolved (``.venv`` may be a link, to a place the sandbox does not show), its program not
+    (a venv's ``python`` links to the base interpreter, which would not see the venv)."""
+    folder, name = os.path.split(sys.executable)
+    return os.path.join(os.path.realpath(folder), name)
+
+
+def _children(pid) -> list[int]:
+    """The child processes of ``pid`` (of any of its threads); none if it has ended."""
+    found = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                found += [int(c) for c in f.read().split()]
+    except OSError:
+        pass
+    return found
+
+
+def _running(pid) -> bool:
+    """Whether ``pid`` exists and is not a zombie (an ended child not yet waited for)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rpartition(")")[2].split()[0] not in ("Z", "X")
+    except OSError:
+        return False
+
+
+def _one_line(text, limit: int = 300) -> str:
+    """An entry's own words (an error message), on one line and not too long, for the leaderboard."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _limit_resources(memory_mb: int) -> None:
+    """Cap this process's memory and file sizes: the worker's first step, before the entry's code is loaded."""
     if memory_mb:
         import resource
 
         limit = memory_mb * 2**20
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
 
 def hidden_rng(seed: int) -> np.random.Generator:
@@ -237,9 +373,10 @@ class TournamentResult:
     seed: int
     entrants: list[Entrant]
     tables: list[tuple[int, ...]]
-    stopped: int = 0  # games stopped at MAX_ASKS
+    stopped: int = 0  # games stopped at MAX_ASKS, or after IDLE_ASKS asks in a row that moved no card
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)  # tables play at once
 
     def ranking(self) -> list[Entrant]:
         """Entrants by win share, best first; disqualified ones last."""
@@ -268,7 +405,8 @@ class TournamentResult:
             if e.status != "ok":
                 lines.append(f"{e.name} forfeits its {e.games} games: {e.reason}")
         if self.stopped:
-            lines.append(f"{self.stopped} game(s) passed {MAX_ASKS} asks and were stopped, won by no one.")
+            lines.append(f"{self.stopped} game(s) passed {MAX_ASKS:,} asks, or {IDLE_ASKS} asks in a row that moved "
+                         "no card, and were stopped, won by no one.")
         return "\n".join(lines)
 
     def plot(self, path=None, ax=None):
@@ -306,16 +444,32 @@ class TournamentResult:
 
 def run_tournament(folder, rules="pond", *, players: int = 4, games: int = 10, builtins=BUILTINS,
                    time_limit: float = TIME_LIMIT, memory_mb: int | None = MEMORY_MB, seed: int | None = None,
-                   max_tables: int = MAX_TABLES, log=None) -> TournamentResult:
-    """Play the round robin; returns every entrant's record (see the module's docstring)."""
+                   max_tables: int = MAX_TABLES, sandbox: str = "auto", jobs: int | None = None,
+                   log=None) -> TournamentResult:
+    """Play the round robin; returns every entrant's record (see the module's docstring).
+
+    ``sandbox`` is ``"auto"`` (bubblewrap when installed, else one warning on ``log``),
+    ``"require"`` or ``"off"`` (:mod:`gofish_teach.jail`). ``memory_mb=None`` sets no memory limit.
+    ``jobs`` tables play at once (default: two per core; an entry mostly waits for its turn).
+    Every argument is checked first, with a ``ValueError`` naming it (and its option).
+    """
     from .strategies import get_strategy
 
     rules = rules if isinstance(rules, Rules) else Rules.preset(rules)
+    players = _whole("players", players, 2, 99)
     rules.check_players(players)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games must be at least 1, not {games!r}")
-    if time_limit <= 0:
-        raise ValueError(f"time_limit must be positive, not {time_limit!r}")
+    games = _whole("games", games, 1, MAX_GAMES)
+    max_tables = _whole("max_tables", max_tables, 1, 1_000_000)
+    time_limit = _seconds("time_limit", time_limit)
+    if memory_mb is not None:
+        memory_mb = _whole("memory_mb", memory_mb, MIN_MEMORY_MB, MAX_MEMORY_MB)
+    if seed is not None:
+        seed = _whole("seed", seed, 0, 2**63 - 1)
+    jobs = _whole("jobs", jobs, 1, 64) if jobs is not None else min(8, 2 * (os.cpu_count() or 1))
+    if sandbox not in jail.MODES:
+        raise ValueError(f"--sandbox (sandbox) must be one of {', '.join(jail.MODES)}, not {sandbox!r}")
+    if isinstance(builtins, str):
+        raise ValueError(f"builtins must be a list of strategy names, not the string {builtins!r}")
     builtins = list(builtins)
     for name in builtins:
         get_strategy(name)  # a ValueError naming the choices if unknown
@@ -323,27 +477,78 @@ def run_tournament(folder, rules="pond", *, players: int = 4, games: int = 10, b
     if not entrants:
         raise ValueError(f"STRATEGIES_DIR: {folder} holds no .py files (one per learner, each defining "
                          "strategy(view, rng))")
+    sandboxed = jail.resolve(sandbox, log=log)  # before any entry runs: require refuses here
     names = {e.name for e in entrants}
     entrants += [Entrant(name if name not in names else f"{name} (built-in)", "builtin") for name in builtins]
     # A secret seed by default: an entry that could guess it could work out the decks.
-    seed = int(np.random.SeedSequence().entropy % 2**63) if seed is None else int(seed)
+    seed = int(np.random.SeedSequence().entropy % 2**63) if seed is None else seed
     tables = schedule(len(entrants), players, max_tables, seed)
     result = TournamentResult(rules, players, games, seed, entrants, tables)
     stand_in = get_strategy("random")
-    procs: dict[int, LearnerPlayer] = {}
+    scratch = tempfile.mkdtemp(prefix="gofish-tournament-")
     start = time.monotonic()
-    try:
-        for i, e in enumerate(entrants):
-            if e.kind == "learner":
-                procs[i] = LearnerPlayer(e, time_limit, memory_mb)  # all load at once, in parallel
-        for t, table in enumerate(tables):
+
+    def play_table(t: int) -> None:
+        # Fresh sandboxes for this table, closed when it ends: nothing of them reaches another table.
+        # (bwrap dies with the thread that started it: the pool's threads outlive every table.)
+        table = tables[t]
+        playing = {i: LearnerPlayer(entrants[i], time_limit, memory_mb, sandboxed, scratch)
+                   for i in table if entrants[i].kind == "learner" and entrants[i].status == "ok"}
+        try:
             for g in range(games):
-                _play_game(result, t, table, g, procs, stand_in)
+                _play_game(result, t, table, g, playing, stand_in)
+        finally:
+            _close(playing)
+
+    try:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            for done in [pool.submit(play_table, t) for t in range(len(tables))]:
+                done.result()
     finally:
-        for p in procs.values():
-            p.close()
+        shutil.rmtree(scratch, ignore_errors=True)
+    for e in entrants:
+        if e.status != "ok":
+            e.wins = 0.0
     result.seconds = time.monotonic() - start
     return result
+
+
+def _close(players: dict) -> None:
+    for p in players.values():
+        p.close()
+
+
+def _option(name: str) -> str:
+    """How a message names an argument: its option, then the Python name."""
+    return f"--{name.replace('_', '-')} ({name})"
+
+
+def _whole(name: str, value, low: int, high: int) -> int:
+    """``value`` as a whole number from ``low`` to ``high``, or a ``ValueError`` naming it.
+
+    >>> _whole("memory_mb", -5, 256, 2**20)
+    Traceback (most recent call last):
+    ...
+    ValueError: --memory-mb (memory_mb) must be a whole number from 256 to 1048576, not -5
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= value <= high:
+        raise ValueError(f"{_option(name)} must be a whole number from {low} to {high}, not {value!r}")
+    return int(value)
+
+
+def _seconds(name: str, value) -> float:
+    """``value`` as a finite, positive number of seconds up to :data:`MAX_TIME_LIMIT`, or a ``ValueError``.
+
+    >>> _seconds("time_limit", float("nan"))
+    Traceback (most recent call last):
+    ...
+    ValueError: --time-limit (time_limit) must be a number of seconds above 0 and at most 600, not nan
+    """
+    if (isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value)
+            or not 0 < value <= MAX_TIME_LIMIT):
+        raise ValueError(f"{_option(name)} must be a number of seconds above 0 and at most {MAX_TIME_LIMIT:g}, "
+                         f"not {value!r}")
+    return float(value)
 
 
 def _play_game(result: TournamentResult, t: int, table, g: int, procs, stand_in) -> None:
@@ -356,45 +561,60 @@ def _play_game(result: TournamentResult, t: int, table, g: int, procs, stand_in)
     game = Game(result.rules, k, seed=deck_seed)
     seat_seeds = [int(x) for x in np.random.SeedSequence([result.seed, t, g]).generate_state(k, np.uint64)]
     rngs = [hidden_rng(s) for s in seat_seeds]
+    idle, last = 0, None
     while not game.is_over:
-        if game.n_asks >= MAX_ASKS:
-            result.stopped += 1
-            break
         p = game.current_player
         index = at_seat[p]
         entrant = result.entrants[index]
         view = game.view(p)
-        if entrant.status != "ok":
+        # Each request carries the whole record, so a game going round in circles would get slower
+        # and slower: stop it once nothing has moved for IDLE_ASKS asks.
+        now = (view.hand_sizes, view.ocean_size)
+        idle = idle + 1 if now == last else 0
+        last = now
+        if game.n_asks >= MAX_ASKS or idle >= IDLE_ASKS:
+            with result.lock:
+                result.stopped += 1
+            break
+        if entrant.status != "ok" or (entrant.kind == "learner" and procs[index].closed):
             move = stand_in(view, rngs[p])
         elif entrant.kind == "builtin":
             move = get_strategy(entrant.name.removesuffix(" (built-in)"))(view, rngs[p])
         else:
             try:
-                move = procs[index].choose(view, (t, g, p), seat_seeds[p])
+                # Its view and its seat's seed only: neither the table, nor the game number, nor the deck's seed.
+                move = procs[index].choose(view, seat_seeds[p])
                 move = tuple(move) if isinstance(move, list) else move
-                if not isinstance(move, tuple) or len(move) not in (2, 3):
-                    raise Forfeit("illegal", f"it returned {move!r}, not (target, rank)")
+                if (not isinstance(move, tuple) or len(move) not in (2, 3)
+                        or not all(type(x) in (int, str) for x in move)):
+                    raise Forfeit("illegal", f"it returned {_one_line(repr(move), 80)}, not (target, rank)")
                 game.check_ask(*move)
-            except IllegalMove as e:
-                _disqualify(entrant, procs[index], Forfeit("illegal", f"illegal ask {move!r}: {e}"), t, g, game)
+            except (IllegalMove, TypeError, ValueError) as e:
+                failure = Forfeit("illegal", f"illegal ask {move!r}: {e}")
+                _disqualify(result, entrant, procs[index], failure, t, g, game)
                 move = stand_in(view, rngs[p])
             except Forfeit as f:
-                _disqualify(entrant, procs[index], f, t, g, game)
+                _disqualify(result, entrant, procs[index], f, t, g, game)
                 move = stand_in(view, rngs[p])
         game.ask(*move)
-    winners = [w for w in game.winners if result.entrants[at_seat[w]].status == "ok"] if game.is_over else []
-    for index in table:
-        entrant = result.entrants[index]
-        entrant.games += 1
-        if seat_of[index] in winners:
-            entrant.wins += 1 / len(game.winners)
+    with result.lock:
+        winners = [w for w in game.winners if result.entrants[at_seat[w]].status == "ok"] if game.is_over else []
+        for index in table:
+            entrant = result.entrants[index]
+            entrant.games += 1
+            if seat_of[index] in winners:
+                entrant.wins += 1 / len(game.winners)
 
 
-def _disqualify(entrant: Entrant, proc: LearnerPlayer, failure: Forfeit, t: int, g: int, game: Game) -> None:
-    entrant.status = failure.kind
-    entrant.reason = f"{failure} (table {t}, game {g}, ask {game.n_asks + 1})"
-    entrant.wins = 0.0
+def _disqualify(result: TournamentResult, entrant: Entrant, proc: LearnerPlayer, failure: Forfeit, t: int, g: int,
+                game: Game) -> None:
     proc.close()
+    where = (t, g, game.n_asks + 1)
+    with result.lock:  # tables play at once: the earliest failure is the one reported
+        if entrant.status == "ok" or where < entrant.failed_at:
+            entrant.status, entrant.failed_at = failure.kind, where
+            entrant.reason = f"{failure} (table {t}, game {g}, ask {game.n_asks + 1})"
+        entrant.wins = 0.0
 
 
 # --------------------------------------------------------------------------- the learner's side
@@ -428,12 +648,16 @@ def load_entry(path):
 
 
 def _worker_main(argv) -> int:
-    """``python -m gofish_teach.tournament --worker FILE MEMORY_MB``: one entry's process."""
+    """``python -m gofish_teach.tournament --worker FILE MEMORY_MB``: one entry's process at one table.
+
+    Its command line holds the file's name and the memory limit, nothing secret. Each request
+    is a pickled ``(view, seat_seed)`` from the trusted parent; each answer one line of JSON.
+    """
     if len(argv) != 3 or argv[0] != "--worker":
         print("usage: python -m gofish_teach tournament STRATEGIES_DIR (this module's own entry is internal)",
               file=sys.stderr)
         return 2
-    _limit_memory(int(argv[2]))
+    _limit_resources(int(argv[2]))
     answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
     requests = os.fdopen(os.dup(0), "rb")
     devnull = os.open(os.devnull, os.O_RDWR)
@@ -453,14 +677,14 @@ def _worker_main(argv) -> int:
         send({"error": f"the file could not be loaded: {type(e).__name__}: {e}", "kind": "crash"})
         return 1
     send({"ready": True})
-    rng_key, rng = None, None
+    seat_seed, rng = None, None
     while True:
         header = requests.read(4)
         if len(header) < 4:
             return 0
-        _, view, key, seed = pickle.loads(requests.read(struct.unpack(">I", header)[0]))
-        if key != rng_key:  # a new game: a fresh generator for this seat
-            rng_key, rng = key, hidden_rng(seed)
+        view, seed = pickle.loads(requests.read(struct.unpack(">I", header)[0]))
+        if seed != seat_seed:  # a new game: a fresh generator for this seat
+            seat_seed, rng = seed, hidden_rng(seed)
         try:
             move = choose(view, rng)
             send({"move": _plain(move)})
@@ -483,12 +707,13 @@ def add_command(commands) -> None:
     import argparse
 
     parser = commands.add_parser(
-        "tournament", help="a class tournament of the learners' strategies (runs their code)",
+        "tournament", help="a class tournament of the learners' strategies (runs their code, sandboxed)",
         description="Every .py file in STRATEGIES_DIR (one per learner, defining strategy(view, rng)) plays a "
-                    "round robin against the others and some built-in strategies. Each runs in its own process "
-                    "with a time limit per decision and a memory limit; one that crashes, asks illegally or runs "
-                    "out of time forfeits its games. Prints a leaderboard with 95% intervals and writes a plot. "
-                    "This runs the learners' code: use an account or a container of its own.",
+                    "round robin against the others and some built-in strategies. At every table each entry "
+                    "runs in a fresh sandbox of its own (bubblewrap: no network, no other process, no file of "
+                    "yours) with a time limit per decision and a memory limit; one that crashes, asks "
+                    "illegally, runs out of time or leaves a process running forfeits its games. Prints a "
+                    "leaderboard with 95% intervals and writes a plot.",
         epilog="Example:\n  python -m gofish_teach tournament strategies/ --rules pond --players 4 --games 20",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     add_arguments(parser)
@@ -514,16 +739,26 @@ def add_arguments(parser) -> None:
     parser.add_argument("--max-tables", type=int, default=MAX_TABLES, metavar="N",
                         help=f"at most this many tables (default: {MAX_TABLES})")
     parser.add_argument("--seed", type=int, default=None, metavar="N",
-                        help="repeat a tournament (default: a fresh secret seed, printed; keep a chosen one secret)")
+                        help="repeat a tournament (default: a fresh secret seed, printed at the end; reuse "
+                             "that one and keep it secret: a small seed can be found by trying them all)")
+    parser.add_argument("--sandbox", default="auto", choices=list(jail.MODES),
+                        help="auto: bubblewrap when installed, else a warning; require: refuse without it; "
+                             "off: no sandbox (default: auto)")
+    parser.add_argument("--jobs", type=int, default=None, metavar="N",
+                        help="tables played at once (default: two per core)")
     parser.add_argument("--plot", default="tournament.png", metavar="PATH",
                         help="where to write the plot (default: tournament.png)")
 
 
 def run_from_args(args, out) -> None:
     builtins = [s.strip() for s in args.builtins.split(",") if s.strip()]
-    result = run_tournament(args.folder, args.rules, players=args.players, games=args.games, builtins=builtins,
-                            time_limit=args.time_limit, memory_mb=args.memory_mb, seed=args.seed,
-                            max_tables=args.max_tables)
+    try:
+        result = run_tournament(args.folder, args.rules, players=args.players, games=args.games,
+                                builtins=builtins, time_limit=args.time_limit, memory_mb=args.memory_mb,
+                                seed=args.seed, max_tables=args.max_tables, sandbox=args.sandbox,
+                                jobs=args.jobs)
+    except jail.SandboxUnavailable as e:
+        raise ValueError(str(e)) from None
     print(result.leaderboard(), file=out)
     result.plot(args.plot)
     print(f"Plot: {args.plot}. Took {result.seconds:.1f} s.", file=out)

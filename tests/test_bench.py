@@ -38,3 +38,10 @@ def test_without_a_baseline_checkout_the_comparison_says_it_is_not_available(tmp
 def test_the_openspiel_section_reports_or_says_it_is_not_installed():
     lines = bench.bench_openspiel(quick=True)
     assert len(lines) == 1 and ("not installed" in lines[0] or "per core" in lines[0] or "did not load" in lines[0])
+
+
+def test_the_cluster_section_reports_both_rates_and_their_ratio():
+    # A real two-worker cluster, started with Dask's commands (as tests/test_dask_cluster.py does).
+    lines = bench.bench_cluster(quick=True)
+    assert len([line for line in lines if re.search(r"[\d,]+ games/s", line)]) == 2
+    assert re.search(r"\(\d+\.\d\dx;", lines[-1])

@@ -19,9 +19,8 @@ import pytest
 from gofish_teach import Ask, Game, GoFish, Give, IllegalMove, Rules
 from gofish_teach.exercises import EXERCISES, check, get_exercise, run_check
 from gofish_teach.exercises import build, sandbox
-from gofish_teach.exercises.chances import p_holds_reference, p_lucky_reference
-from gofish_teach.exercises.game_logic import (deal_reference, game_over_reference, give_reference,
-                                               lay_books_reference, next_asker_reference)
+from gofish_teach.exercises.answers import (deal_reference, game_over_reference, give_reference, lay_books_reference,
+                                            next_asker_reference, p_holds_reference, p_lucky_reference)
 from gofish_teach.exercises.strategy import SMALL_POND, play_capstone_game, random_asker
 from gofish_teach.probability import Facts
 
@@ -397,7 +396,7 @@ def test_give_books_and_legal_asks_references_match_the_engine():
     rules = Rules.preset("pond").replace(n_ranks=3, hand_size=2)
     game = Game(rules, 2, deck=["A", "A", "2", "A", "3", "3", "2", "A", "2", "3", "2", "3"])
     mine, theirs = [str(c) for c in game.hand(0)], [str(c) for c in game.hand(1)]
-    from gofish_teach.exercises.game_logic import legal_asks_reference
+    from gofish_teach.exercises.answers import legal_asks_reference
 
     assert legal_asks_reference(mine, 0, 2) == game.legal_asks()
     asker, target = give_reference(mine, theirs, "A")
@@ -523,3 +522,21 @@ def test_unfinished_exercise_notebooks_run_top_to_bottom_in_a_kernel_and_it_surv
     assert "Result: 0 of 6 cases right." in texts[-3]  # display() in the child went nowhere, harmlessly
     assert [o.output_type for o in notebook.cells[-3].outputs] == ["stream"]
     assert "is there an endless loop?" in texts[-2] and texts[-1] == "still alive\n"
+
+
+def test_a_check_after_a_broken_answer_cell_does_not_praise_the_old_function():
+    """In a kernel: a SyntaxError in the answer cell leaves the last good deal() defined; no "Well done"."""
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    good = "def deal(deck, n_players, hand_size):\n    return [deck[p:n_players * hand_size:n_players] for p in range(n_players)]"
+    broken = "def deal(deck, n_players, hand_size)\n    return []"
+    cells = [nbformat.v4.new_code_cell("from gofish_teach.exercises import check"),
+             nbformat.v4.new_code_cell(good), nbformat.v4.new_code_cell("check('01-deal', deal)"),
+             nbformat.v4.new_code_cell(broken), nbformat.v4.new_code_cell("check('01-deal', deal)"),
+             nbformat.v4.new_code_cell(good), nbformat.v4.new_code_cell("check('01-deal', deal)")]
+    notebook = nbformat.v4.new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "Python 3"}})
+    nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3", allow_errors=True).execute()
+    texts = ["".join(o.get("text", "") for o in c.outputs) for c in notebook.cells]
+    assert "Well done!" in texts[2]
+    assert "Well done!" not in texts[4] and "raised SyntaxError" in texts[4] and "older version" in texts[4]
+    assert "Well done!" in texts[6] and "older version" not in texts[6]

@@ -60,7 +60,8 @@ def graded(tmp_path_factory):
     notebook(folder / "finn" / "notes.ipynb", None, "print('not an exercise')")
     notebook(folder / "gil.ipynb", "02-legal-asks", GOOD_LEGAL, "print(legal_asks(['7♥'], 0, 2))")
     out, log = io.StringIO(), io.StringIO()
-    rows = grade(folder, out=out, log=log, time_limit=120, cell_time_limit=2, case_time_limit=1, memory_mb=2048)
+    rows = grade(folder, out=out, log=log, time_limit=120, cell_time_limit=2, case_time_limit=1, memory_mb=2048,
+                 sandbox="require", workers=2)
     return rows, out.getvalue(), log.getvalue()
 
 
@@ -68,13 +69,16 @@ def by_key(rows):
     return {(r.submission, r.exercise): (r.passed, r.total, r.status) for r in rows}
 
 
-def test_the_csv_has_one_row_per_submission_and_notebook(graded):
-    rows, text, _ = graded
+def test_the_csv_has_one_row_per_submission_and_expected_exercise(graded):
+    rows, text, log = graded
     table = list(csv.reader(io.StringIO(text)))
-    assert table[0] == ["submission", "exercise", "passed", "total", "status"]
-    assert len(table) == len(rows) + 1 == 12
+    assert table[0] == ["submission", "exercise", "passed", "total", "status", "hidden_passed", "hidden_total"]
+    assert len(table) - 1 == len(rows) == 6 * 3 + 1  # six folders, three exercises handed in; gil is one loose notebook
     assert [r.submission for r in rows] == sorted(r.submission for r in rows)
-    assert all(r.status in ("ok", "error", "timeout", "memory") for r in rows)
+    assert all(r.status in grading.STATUSES for r in rows)
+    assert by_key(rows)["ben", "03-give"] == (0, 6, "missing") and "ben: 03-give: missing" in log
+    for row in rows:  # every row that is not ok says why on stderr
+        assert row.status == "ok" or f"{row.submission}: {row.exercise}: " in log, row
 
 
 def test_finished_work_passes_and_the_stub_does_not(graded):
@@ -112,11 +116,11 @@ def test_a_submission_that_defeats_the_cell_limit_is_killed_and_the_others_go_on
     notebook(tmp_path / "aaron" / "02-legal-asks.ipynb", "02-legal-asks", GOOD_LEGAL)
     notebook(tmp_path / "bea" / "02-legal-asks.ipynb", "02-legal-asks", GOOD_LEGAL)
     log = io.StringIO()
-    rows = grade(tmp_path, out=io.StringIO(), log=log, time_limit=10, cell_time_limit=1)
+    rows = grade(tmp_path, out=io.StringIO(), log=log, time_limit=10, cell_time_limit=1, sandbox="require")
     # 02 was graded (and reported) before 03 started: what was done is kept
     assert by_key(rows) == {("aaron", "02-legal-asks"): (6, 6, "ok"), ("aaron", "03-give"): (0, 6, "timeout"),
-                            ("bea", "02-legal-asks"): (6, 6, "ok")}
-    assert "aaron: stopped after the time limit of 10 s" in log.getvalue()
+                            ("bea", "02-legal-asks"): (6, 6, "ok"), ("bea", "03-give"): (0, 6, "missing")}
+    assert "aaron: 03-give: timeout: the submission ran past its time limit of 10 s" in log.getvalue()
 
 
 def test_notebooks_are_known_by_metadata_or_by_name(tmp_path):
@@ -124,7 +128,7 @@ def test_notebooks_are_known_by_metadata_or_by_name(tmp_path):
     assert exercise_of(notebook(tmp_path / "07 my try.ipynb", None)) == "07-p-lucky"
     assert exercise_of(notebook(tmp_path / "scratch.ipynb", None)) is None
     (tmp_path / "empty").mkdir()
-    assert sorted(find_submissions(tmp_path)) == ["07 my try", "scratch", "whatever"]
+    assert sorted(find_submissions(tmp_path)) == ["07 my try", "empty", "scratch", "whatever"]
     with pytest.raises(ValueError, match="is not a folder"):
         find_submissions(tmp_path / "missing")
 
@@ -134,14 +138,17 @@ def test_the_command_line_writes_csv_to_stdout(tmp_path):
 
     notebook(tmp_path / "ana" / "02-legal-asks.ipynb", "02-legal-asks", GOOD_LEGAL)
     out = io.StringIO()
-    assert main(["grade", str(tmp_path), "--time-limit", "60"], out=out) == 0
-    assert out.getvalue() == "submission,exercise,passed,total,status\nana,02-legal-asks,6,6,ok\n"
+    assert main(["grade", str(tmp_path), "--time-limit", "60", "--sandbox", "require"], out=out) == 0
+    assert out.getvalue() == ("submission,exercise,passed,total,status,hidden_passed,hidden_total\n"
+                              "ana,02-legal-asks,6,6,ok,6,6\n")
     with pytest.raises(SystemExit):
         main(["grade", str(tmp_path), "--memory-mb", "0"], out=io.StringIO())
 
 
 def test_a_worker_that_dies_silently_is_an_error(tmp_path):
     path = notebook(tmp_path / "x" / "02-legal-asks.ipynb", "02-legal-asks", "import os\nos._exit(7)")
-    rows = grade_submission("x", [(str(path), "02-legal-asks")], time_limit=60, log=io.StringIO())
-    assert rows == [Row("x", "02-legal-asks", 0, 6, "error")]
-    assert grading.STATUSES == ("ok", "error", "timeout", "memory")
+    log = io.StringIO()
+    rows = grade_submission("x", [(str(path), "02-legal-asks")], time_limit=60, log=log, use_jail=True)
+    assert [r.cells()[:5] for r in rows] == [["x", "02-legal-asks", 0, 6, "error"]]
+    assert "exit status 7" in log.getvalue() and "os._exit()" in log.getvalue()
+    assert grading.STATUSES == ("ok", "error", "timeout", "memory", "missing")

@@ -344,3 +344,62 @@ def test_a_lambda_cannot_go_to_a_process_pool_and_the_message_says_what_to_do():
     assert simulate([nested, "random"], "pond", 2, workers=1).games == 2
     with ThreadPoolExecutor(2) as threads:
         assert simulate([nested, "random"], "pond", 250, executor=threads).games == 250
+
+
+# --------------------------------------------------------------------------- the parent's deadline
+def deaf(view, rng):
+    """Ignores the alarm signal, then never returns: only the parent can stop it."""
+    import signal
+
+    signal.signal(signal.SIGALRM, signal.SIG_IGN)
+    while True:
+        pass
+
+
+def test_the_time_limit_holds_with_workers_however_few_the_games():
+    # Two games used to be played in this process, where no time limit applies.
+    with pytest.raises(DecisionTimeout, match=r"strategy 'stuck' \(seat \d\) took more than time_limit=0\.5 s"):
+        simulate([stuck, "random"], "pond", 2, seed=0, workers=2, time_limit=0.5)
+    res = simulate([learner, "random"], "pond", 3, seed=0, workers=2, time_limit=5)
+    assert same_results(res, simulate([learner, "random"], "pond", 3, seed=0, workers=1))
+
+
+def test_a_strategy_that_ignores_the_alarm_is_killed_by_the_parent_and_named():
+    import multiprocessing
+
+    with pytest.raises(DecisionTimeout) as info:
+        simulate(["random", deaf], "pond", 4, seed=0, workers=2, time_limit=0.5)
+    text = str(info.value)
+    assert re.match(r"strategy 'deaf' \(seat \d\) took more than time_limit=0\.5 s over one decision, in game \d of "
+                    r"the tournament \(lineup as given: random, deaf\), and went on after the alarm: its worker "
+                    r"process was killed", text), text
+    assert multiprocessing.active_children() == []  # no worker left spinning
+
+
+def test_pool_workers_die_with_their_parent():
+    code = "\n".join([
+        "import multiprocessing, os, signal, threading, time",
+        "from gofish_teach.simulate import simulate",
+        "def stuck(view, rng):",
+        "    while True: pass",
+        "def report():",
+        "    while len(multiprocessing.active_children()) < 2: time.sleep(0.05)",
+        "    print(*[p.pid for p in multiprocessing.active_children()], flush=True)",
+        "    os.kill(os.getpid(), signal.SIGKILL)",
+        "threading.Thread(target=report, daemon=True).start()",
+        "simulate([stuck, 'random'], 'pond', 10, seed=0, workers=2, time_limit=None)"])
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    pids = [int(p) for p in done.stdout.split()]
+    assert len(pids) == 2, done.stdout + done.stderr
+
+    def alive(pid):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                return f.read().rpartition(")")[2].split()[0] != "Z"
+        except OSError:
+            return False
+
+    deadline = time.monotonic() + 30
+    while any(map(alive, pids)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(map(alive, pids)), "a pool worker outlived its parent"

@@ -138,3 +138,102 @@ def test_plots_return_their_axes():
     ax = plot_game_length({"memory": res, "random": other})
     assert ax.get_ylabel() == "fraction of games" and len(ax.get_legend().get_texts()) == 2
     plt.close("all")
+
+
+# --------------------------------------------------------------------------- verdict
+from gofish_teach.stats import MIN_GAMES, ShareRow, cluster_bootstrap_ratio, verdict  # noqa: E402
+
+
+def _row(wins, games):
+    return ShareRow(0, "x", wins, games, wins / games, *wilson_interval(wins, games))
+
+
+def test_verdict_uses_the_exact_binomial_test_without_ties():
+    v = verdict(_row(40, 60), 1 / 2)
+    assert v.method == "exact binomial test"
+    assert v.pvalue == pytest.approx(sps.binomtest(40, 60, 0.5).pvalue)
+    assert v.text == "more than its fair share"
+    assert verdict(_row(10, 60), 1 / 4).text == "not distinguishable from its fair share"
+    assert verdict(_row(3, 60), 1 / 4).text == "less than its fair share"
+
+
+def test_verdict_refuses_a_verdict_below_the_minimum_number_of_games():
+    six = verdict(_row(6, 6), 1 / 2)
+    assert six.text == "too few games for a verdict" and six.pvalue == pytest.approx(1 / 32)
+    assert "p = 0.031" in str(six)
+    assert verdict(_row(6, 6), 1 / 2, min_games=5).text == "more than its fair share"
+    assert MIN_GAMES == 30
+
+
+def test_verdict_with_ties_uses_a_conservative_score_test():
+    v = verdict(_row(280.5, 1000), 1 / 4)
+    z = (0.2805 - 0.25) / np.sqrt(0.25 * 0.75 / 1000)
+    assert v.method.startswith("score test") and v.pvalue == pytest.approx(2 * sps.norm.sf(z))
+
+
+def test_verdict_with_a_bonferroni_alpha_is_harder_to_pass():
+    row = _row(37, 60)  # p about 0.09 against 1/2: fails at 0.05 too; 40/60 passes 0.05 but not 0.05/100
+    assert verdict(_row(40, 60), 1 / 2).text == "more than its fair share"
+    assert verdict(_row(40, 60), 1 / 2, alpha=0.05 / 100).text == "not distinguishable from its fair share"
+    assert verdict(row, 1 / 2).text == "not distinguishable from its fair share"
+
+
+@pytest.mark.parametrize("kwargs, field", [({"fair": 0}, "fair"), ({"fair": 1.5}, "fair"),
+                                           ({"fair": 0.5, "alpha": 1}, "alpha")])
+def test_verdict_names_a_bad_argument(kwargs, field):
+    with pytest.raises(ValueError, match=field):
+        verdict(_row(5, 50), **kwargs)
+
+
+# --------------------------------------------------------------------------- cluster bootstrap
+def test_cluster_bootstrap_with_one_answer_per_cluster_matches_the_binomial_spread():
+    rng = np.random.default_rng(0)
+    hits = (rng.random(400) < 0.3).astype(float)
+    est, low, high = cluster_bootstrap_ratio(hits, np.ones(400), resamples=4000)
+    se = np.sqrt(est[0] * (1 - est[0]) / 400)
+    assert est[0] == pytest.approx(hits.mean())
+    assert high[0] - low[0] == pytest.approx(2 * 1.96 * se, rel=0.15)
+
+
+def test_cluster_bootstrap_widens_when_the_answers_in_a_cluster_move_together():
+    rng = np.random.default_rng(1)
+    per_cluster = (rng.random(100) < 0.5).astype(float)
+    together = cluster_bootstrap_ratio(per_cluster * 10, np.full(100, 10.0))  # 10 identical answers each
+    apart = cluster_bootstrap_ratio((rng.random(1000) < 0.5).astype(float), np.ones(1000))
+    assert (together[2] - together[1])[0] > 2.5 * (apart[2] - apart[1])[0]
+
+
+def test_cluster_bootstrap_is_seeded_and_leaves_out_empty_resamples():
+    hits, answers = [[1, 0], [0, 0], [2, 1]], [[2, 0], [1, 0], [2, 1]]  # bin 2 has answers in one cluster only
+    first, second = cluster_bootstrap_ratio(hits, answers, seed=5), cluster_bootstrap_ratio(hits, answers, seed=5)
+    assert all(np.array_equal(a, b) for a, b in zip(first, second))
+    assert first[1][1] == first[2][1] == 1.0
+
+
+def test_cluster_bootstrap_names_a_shape_mismatch():
+    with pytest.raises(ValueError, match="numerators and denominators"):
+        cluster_bootstrap_ratio([[1, 2]], [[1, 2]])
+    with pytest.raises(ValueError, match="numerators and denominators"):
+        cluster_bootstrap_ratio([1, 2, 3], [[1], [2], [3]])
+
+
+def test_cluster_bootstrap_gives_nan_for_a_column_without_answers_and_no_warning():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        est, low, high = cluster_bootstrap_ratio([[1, 0], [0, 0]], [[1, 0], [2, 0]])
+    assert est[0] == pytest.approx(1 / 3) and np.isnan([est[1], low[1], high[1]]).all()
+
+
+def test_verdict_shows_a_p_value_that_underflows_as_a_bound():
+    v = verdict(_row(7200, 10_000), 1 / 4)
+    assert v.pvalue == 0 and "p < 1e-300" in str(v)
+
+
+def test_several_game_length_outlines_differ_in_line_style_not_colour_alone():
+    runs = {name: made_up([[1, 0, 0]] * 5, asks=[40, 41, 41, 42, 45]) for name in ("a", "b", "c")}
+    ax = plot_game_length(runs)
+    styles = [patch.get_linestyle() for patch in ax.patches]
+    assert len(set(styles)) == 3
+    plt.close("all")

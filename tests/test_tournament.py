@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from gofish_teach import tournament
 from gofish_teach.tournament import (Forfeit, hidden_rng, load_entry, run_tournament, save_strategy,
                                      schedule)
 
@@ -57,7 +58,7 @@ def played(tmp_path_factory):
         (folder / f"{name}.py").write_text(textwrap.dedent(source))
     (folder / "_helper.py").write_text("raise SystemExit('a private module, not an entry')\n")
     result = run_tournament(folder, "pond", players=4, games=1, builtins=["random"], time_limit=2,
-                            memory_mb=1024, seed=11)
+                            memory_mb=1024, seed=11, sandbox="require")
     return result, {e.name: e for e in result.entrants}
 
 
@@ -103,7 +104,8 @@ def test_the_leaderboard_ranks_by_win_share_with_intervals(played, tmp_path):
 def test_the_same_seed_plays_the_same_tournament(tmp_path):
     (tmp_path / "first.py").write_text("def strategy(view, rng):\n    return view.legal_asks()[0]\n")
     (tmp_path / "coin.py").write_text(textwrap.dedent(ENTRIES["good"]))
-    runs = [run_tournament(tmp_path, "family", players=2, games=3, builtins=["memory"], seed=5) for _ in range(2)]
+    runs = [run_tournament(tmp_path, "family", players=2, games=3, builtins=["memory"], seed=5, sandbox="require")
+            for _ in range(2)]
     records = [[(e.name, e.games, e.wins) for e in r.entrants] for r in runs]
     assert records[0] == records[1] and len(runs[0].tables) == 3
 
@@ -123,7 +125,7 @@ def test_bad_arguments_are_named(tmp_path):
     (tmp_path / "a.py").write_text("def strategy(view, rng):\n    return view.legal_asks()[0]\n")
     with pytest.raises(ValueError, match="strategy 'smart' is unknown"):
         run_tournament(tmp_path, "pond", players=2, builtins=["smart"])
-    with pytest.raises(ValueError, match="games must be at least 1"):
+    with pytest.raises(ValueError, match=r"--games \(games\) must be a whole number from 1"):
         run_tournament(tmp_path, "pond", players=2, games=0)
     with pytest.raises(ValueError, match="needs at least 3 entrants"):
         run_tournament(tmp_path, "pond", players=3, builtins=["random"])
@@ -147,7 +149,7 @@ def test_save_strategy_writes_an_entry_the_tournament_loads(tmp_path):
     text = path.read_text()
     assert "def notebook_strategy(view, rng):" in text and text.rstrip().endswith("strategy = notebook_strategy")
     assert load_entry(path).__name__ == "notebook_strategy"
-    result = run_tournament(tmp_path, "pond", players=2, games=2, builtins=["random"], seed=3)
+    result = run_tournament(tmp_path, "pond", players=2, games=2, builtins=["random"], seed=3, sandbox="require")
     assert [e.status for e in result.entrants] == ["ok", "ok"]
 
 
@@ -161,8 +163,72 @@ def test_the_command_line_prints_the_leaderboard_and_writes_the_plot(tmp_path):
     out = io.StringIO()
     plot = tmp_path / "t.png"
     assert main(["tournament", str(folder), "--rules", "pond", "--players", "2", "--games", "2",
-                 "--builtins", "random", "--seed", "1", "--plot", str(plot)], out=out) == 0
+                 "--builtins", "random", "--seed", "1", "--sandbox", "require", "--plot", str(plot)], out=out) == 0
     text = out.getvalue()
     assert "Class tournament: pond rules, 2 players, 3 tables x 2 games" in text
     assert "cheat forfeits its 4 games: illegal ask" in text and f"Plot: {plot}" in text
     assert Path(plot).exists()
+
+
+def test_a_game_going_round_in_circles_is_stopped_and_said(tmp_path):
+    # Always the first opponent, for the lowest rank held: with three players and the ocean empty,
+    # two of these can keep asking for ranks only the other holds, for ever.
+    stubborn = "def strategy(view, rng):\n    return view.opponents[0], list(view.counts)[0]\n"
+    for name in ("sam", "tim"):
+        (tmp_path / f"{name}.py").write_text(stubborn)
+    result = run_tournament(tmp_path, "pond", players=3, games=6, builtins=["random"], seed=1, sandbox="require")
+    assert result.stopped >= 1
+    assert f"asks, or {tournament.IDLE_ASKS} asks in a row that moved no card, and were stopped" in result.leaderboard()
+    assert all(e.status == "ok" for e in result.entrants)
+
+
+@pytest.mark.parametrize("option, value, words", [
+    ("--memory-mb", "-5", "--memory-mb (memory_mb) must be a whole number from 256 to"),
+    ("--memory-mb", "0", "--memory-mb (memory_mb) must be a whole number from 256"),
+    ("--time-limit", "inf", "--time-limit (time_limit) must be a number of seconds above 0 and at most 600, not inf"),
+    ("--time-limit", "nan", "--time-limit (time_limit) must be a number of seconds above 0 and at most 600, not nan"),
+    ("--time-limit", "0", "--time-limit (time_limit) must be a number of seconds above 0"),
+    ("--games", "0", "--games (games) must be a whole number from 1 to 100000, not 0"),
+    ("--max-tables", "-1", "--max-tables (max_tables) must be a whole number from 1"),
+    ("--seed", "-1", "--seed (seed) must be a whole number from 0"),
+    ("--jobs", "0", "--jobs (jobs) must be a whole number from 1 to 64, not 0"),
+    ("--players", "1", "--players (players) must be a whole number from 2"),
+    ("--players", "9", "the pond rules are for 2 to 6 players, not 9"),
+    ("--sandbox", "maybe", "argument --sandbox: invalid choice: 'maybe'"),
+    ("--memory-mb", "lots", "argument --memory-mb: invalid int value: 'lots'"),
+])
+def test_every_option_is_checked_and_named(tmp_path, capsys, option, value, words):
+    from gofish_teach.__main__ import main
+
+    (tmp_path / "a.py").write_text("def strategy(view, rng):\n    return view.legal_asks()[0]\n")
+    with pytest.raises(SystemExit) as exit_:
+        main(["tournament", str(tmp_path), option, value, "--plot", str(tmp_path / "t.png")])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and words in err and "Traceback" not in err, err
+    assert not (tmp_path / "t.png").exists()
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    (dict(memory_mb=-5), r"--memory-mb \(memory_mb\)"), (dict(memory_mb=512.5), r"--memory-mb \(memory_mb\)"),
+    (dict(time_limit=float("inf")), r"--time-limit \(time_limit\)"), (dict(time_limit=True), "time_limit"),
+    (dict(time_limit="1"), "time_limit"), (dict(games=2.0), r"--games \(games\)"), (dict(seed=2**64), "seed"),
+    (dict(max_tables=0), "max_tables"), (dict(jobs=0), "jobs"), (dict(sandbox="maybe"), "--sandbox"),
+    (dict(builtins="random"), "builtins must be a list"),
+])
+def test_every_argument_of_the_python_api_is_checked_and_named(tmp_path, kwargs, words):
+    (tmp_path / "a.py").write_text("def strategy(view, rng):\n    return view.legal_asks()[0]\n")
+    with pytest.raises(ValueError, match=words):
+        run_tournament(tmp_path, "pond", players=2, **kwargs)
+
+
+def test_require_without_bwrap_is_a_one_line_message(tmp_path, capsys, monkeypatch):
+    from gofish_teach import jail
+    from gofish_teach.__main__ import main
+
+    monkeypatch.setenv("GOFISH_BWRAP", "")
+    monkeypatch.setattr(jail.shutil, "which", lambda name: None)
+    (tmp_path / "a.py").write_text("def strategy(view, rng):\n    return view.legal_asks()[0]\n")
+    with pytest.raises(SystemExit) as exit_:
+        main(["tournament", str(tmp_path), "--sandbox", "require", "--plot", str(tmp_path / "t.png")])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "bwrap (bubblewrap) is not installed" in err and "Traceback" not in err

@@ -6,6 +6,9 @@ In an exercise notebook::
     check("01-deal", deal)
 
 prints, for every case, the call that was tried, the answer expected and what came back.
+The lessons' inline "Check your understanding" questions (:mod:`.inline`, ids such as
+``"L02-expected-pairs"``) are checked the same way; they are not in :data:`EXERCISES`
+(the graded exercise notebooks), but :func:`get_exercise` finds them.
 Each call runs in a child process with a time and a memory limit (:mod:`.sandbox`), so
 an exception, an endless loop or a memory hog is reported, and the kernel carries on.
 
@@ -13,11 +16,14 @@ an exception, an endless loop or a memory hog is reported, and the kernel carrie
 ['01-deal', '02-legal-asks', '03-give']
 >>> get_exercise("07-p-lucky").function
 'p_lucky'
+>>> get_exercise("L02-expected-pairs").function
+'expected_pairs'
 """
 from __future__ import annotations
 
 from .chances import P_HOLDS, P_LUCKY
 from .checking import Case, Exercise, Report, check, run_check
+from .inline import INLINE
 from .game_logic import BOOKS, DEAL, GAME_OVER, GIVE, LEGAL_ASKS, NEXT_ASKER
 from .strategy import ASK_WHO_ASKED, CAPSTONE, EXPERIMENT, biggest_pile, lowest_rank, random_asker
 
@@ -28,17 +34,20 @@ _BY_ID = {ex.id: ex for ex in EXERCISES}
 
 
 def get_exercise(exercise) -> Exercise:
-    """An :class:`Exercise` from itself, its id (``"01-deal"``) or its number (``"01"`` or ``1``)."""
+    """An :class:`Exercise` from itself, its id (``"01-deal"``, ``"L02-expected-pairs"``) or its number (``"01"`` or ``1``)."""
     if isinstance(exercise, Exercise):
         return exercise
     key = str(exercise).strip()
     if key in _BY_ID:
         return _BY_ID[key]
+    for ex in INLINE:
+        if ex.id == key:
+            return ex
     for ex in EXERCISES:
         if key.isdigit() and ex.id.startswith(f"{int(key):02d}-"):
             return ex
     raise ValueError(f"exercise {exercise!r} is unknown: choose one of {', '.join(_BY_ID)}")
 
 
-__all__ = ["EXERCISES", "Case", "Exercise", "Report", "check", "run_check", "get_exercise",
+__all__ = ["EXERCISES", "INLINE", "Case", "Exercise", "Report", "check", "run_check", "get_exercise",
            "lowest_rank", "biggest_pile", "random_asker"]

@@ -2,8 +2,15 @@
 
 Each case is one call. It runs in its own child process (see :mod:`.sandbox`) with a time
 and a memory limit, so an exception, an endless loop or a memory hog is reported as such
-and the notebook carries on. The report prints, for every case, what was tried, what was
-expected and what came back.
+and the notebook carries on. The child sends back only a plain value (:mod:`.plain`: JSON,
+never an object of the learner's), and this side type-checks and compares it, so an object
+that claims to equal everything, or a NaN, fails. The report prints, for every case, what
+was tried, what was expected and what came back.
+
+The grader uses the same pieces across a sandbox (:mod:`gofish_teach.grade`): its child
+process calls :meth:`Exercise.call` on each case's :meth:`Exercise.wire` and prints the plain
+value; the grader judges it with :meth:`Exercise.judge`. It adds hidden cases
+(:meth:`Exercise.hidden_cases`), made from a seed only the grader knows.
 
 >>> from gofish_teach.exercises import run_check
 >>> def deal(deck, n_players, hand_size):
@@ -17,7 +24,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from . import sandbox
+import numpy as np
+
+from . import plain, sandbox
 
 #: How a report's status is chosen: the worst thing any case did.
 STATUS_ORDER = ("ok", "error", "memory", "timeout")
@@ -27,7 +36,9 @@ STATUS_ORDER = ("ok", "error", "memory", "timeout")
 class Case:
     """One call to try: ``args``/``kwargs``, the ``expected`` answer, and ``shown``, the call as text.
 
-    ``note`` (optional) is printed under the call: what the case is about.
+    ``note`` (optional) is printed under the call: what the case is about. ``wire`` (optional)
+    is how the call travels to the learner's process as plain data, when its arguments are
+    not plain (a position, a strategy): :meth:`Exercise.call` turns it back into arguments.
     """
 
     args: tuple
@@ -35,6 +46,7 @@ class Case:
     shown: str
     kwargs: dict = field(default_factory=dict)
     note: str = ""
+    wire: object = None
 
 
 @dataclass
@@ -42,7 +54,8 @@ class Exercise:
     """An exercise's check: its cases, how answers are compared and shown.
 
     Subclasses (or instances) provide :meth:`cases` and may override :meth:`compare`
-    (``-> (right, hint)``), :meth:`show` and :meth:`run_case`.
+    (``-> (right, hint)``), :meth:`show`, :meth:`call` and :meth:`unwire`. ``make_hidden(rng)``
+    makes the grader's hidden cases.
     """
 
     id: str
@@ -52,17 +65,62 @@ class Exercise:
     goal: str
     time_limit: float = sandbox.TIME_LIMIT
     make_cases: Callable[[], list[Case]] | None = None
+    make_hidden: Callable[[np.random.Generator], list[Case]] | None = None
 
     def cases(self) -> list[Case]:
-        """The cases, made once per process (some take a moment: they play games)."""
+        """The public cases, made once per process (some take a moment: they play games)."""
         made = self.__dict__.get("_cases")
         if made is None:
             made = self.__dict__["_cases"] = self.make_cases()
         return made
 
+    def hidden_cases(self, seed: int) -> list[Case]:
+        """Cases made at grading time from ``seed``, which only the grader knows (none without ``make_hidden``)."""
+        if self.make_hidden is None:
+            return []
+        made = self.__dict__.setdefault("_hidden", {})  # one seed per grading run: made once, for every learner
+        if seed not in made:
+            made[seed] = self.make_hidden(np.random.default_rng([int(seed), int(self.id[:2])]))
+        return made[seed]
+
+    def wire(self, case: Case):
+        """The call as plain data, for the learner's process."""
+        if case.wire is not None:
+            return case.wire
+        return {"args": plain.encode(list(case.args)), "kwargs": plain.encode(dict(case.kwargs))}
+
+    def unwire(self, wire) -> tuple[tuple, dict]:
+        """``(args, kwargs)`` from :meth:`wire`'s data: what the learner's process calls the function with."""
+        return tuple(plain.decode(wire["args"])), plain.decode(wire["kwargs"])
+
+    def call(self, func, wire):
+        """Run in the learner's process: call ``func`` on the case; what it returns is sent back as plain data."""
+        args, kwargs = self.unwire(wire)
+        return func(*args, **kwargs)
+
+    def judge(self, case: Case, returned) -> tuple[bool, str]:
+        """``(right, hint)`` for a plain value that came back; a value that is not plain always fails."""
+        if isinstance(returned, plain.Unsupported):
+            return False, (f"it returned {plain.describe(returned)}, which the check cannot accept: return plain "
+                           f"values (lists, tuples, strings, numbers{', Fractions' if self.exact else ''})")
+        try:
+            right, hint = self.compare_case(case, returned)
+        except Exception as e:  # a strange returned value must not break the check
+            return False, f"could not compare it: {type(e).__name__}: {e}"
+        return bool(right) is True and right is not NotImplemented, hint
+
+    #: Whether answers are exact Fractions (for the messages).
+    exact = False
+
+    def compare_case(self, case: Case, returned) -> tuple[bool, str]:
+        """:meth:`compare` with the whole case at hand (for checks that need its arguments)."""
+        return self.compare(case.expected, returned)
+
     def compare(self, expected, returned) -> tuple[bool, str]:
         """``(right, hint)``: whether ``returned`` counts as ``expected``; the hint says why not."""
-        return returned == expected and type(returned) is type(expected), ""
+        if type(returned) is not type(expected):
+            return False, f"expected {plain.describe(expected)}, and it returned {plain.describe(returned)}"
+        return returned == expected, ""
 
     def show(self, value) -> str:
         return _short(repr(value))
@@ -71,8 +129,8 @@ class Exercise:
         return self.show(case.expected)
 
     def run_case(self, func, case: Case) -> sandbox.Outcome:
-        """Call the learner's ``func`` on ``case`` in a child process."""
-        return sandbox.call(func, case.args, case.kwargs, time_limit=self.time_limit)
+        """Call the learner's ``func`` on ``case`` in a child process; its value comes back plain."""
+        return sandbox.call(self.call, (func, self.wire(case)), time_limit=self.time_limit)
 
 
 @dataclass
@@ -96,6 +154,7 @@ class Report:
     results: list[CaseResult]
     total: int
     missing: str = ""
+    stale: str = ""
 
     @property
     def passed(self) -> int:
@@ -118,6 +177,8 @@ class Report:
         lines = [f"Checking {ex.function}() for exercise {ex.id}: {ex.title}."]
         if self.missing:
             return "\n".join(lines + [self.missing])
+        if self.stale:
+            lines.append(f"NOTE: {self.stale}")
         if self.stub:
             lines.append(f"NOTE: {ex.function}() still raises NotImplementedError: that is the stub. Replace the "
                          "line `raise NotImplementedError(...)` with your code, run that cell, then run this one again.")
@@ -136,7 +197,7 @@ class Report:
             lines.append(f"The other {skipped} case(s) were not run: the last one ran out of time, and each would "
                          "wait as long again. Fix the endless loop first.")
         lines.append(f"Result: {self.passed} of {self.total} cases right." +
-                     (" Well done!" if self.passed == self.total else ""))
+                     (" Well done!" if self.passed == self.total and not self.stale else ""))
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -160,13 +221,8 @@ def run_check(exercise, func, *, time_limit: float | None = None) -> Report:
     results = []
     for case in cases:
         outcome = ex.run_case(func, case)
-        right, hint = False, ""
-        if outcome.status == "ok":
-            try:
-                right, hint = ex.compare(case.expected, outcome.value)
-            except Exception as e:  # a strange returned value must not break the check
-                right, hint = False, f"could not compare it: {type(e).__name__}: {e}"
-        results.append(CaseResult(case, outcome, bool(right), hint))
+        right, hint = ex.judge(case, outcome.value) if outcome.status == "ok" else (False, "")
+        results.append(CaseResult(case, outcome, right, hint))
         if outcome.status == "timeout":
             break
     return Report(ex, results, len(cases))
@@ -174,7 +230,45 @@ def run_check(exercise, func, *, time_limit: float | None = None) -> Report:
 
 def check(exercise, func, *, time_limit: float | None = None) -> None:
     """Check ``func`` against ``exercise`` and print the report: what the check cell calls."""
-    print(run_check(exercise, func, time_limit=time_limit).text())
+    report = run_check(exercise, func, time_limit=time_limit)
+    report.stale = _stale(report.exercise.function)
+    print(report.text())
+
+
+# In a notebook, the function in the kernel may be older than the cell that defines it: a cell
+# whose new version raised (a SyntaxError, say) leaves the last good version defined. So note,
+# after every cell, which functions it meant to define and whether it ran through.
+_DEFINED: dict[str, str] = {}
+
+
+def _remember(result) -> None:
+    import re
+
+    source = getattr(getattr(result, "info", None), "raw_cell", "") or ""
+    error = result.error_before_exec or result.error_in_exec
+    for name in re.findall(r"^\s*def\s+([A-Za-z_]\w*)\s*\(", source, re.M):
+        _DEFINED[name] = f"{type(error).__name__}: {error}" if error is not None else ""
+
+
+def _stale(function: str) -> str:
+    error = _DEFINED.get(function)
+    if not error:
+        return ""
+    return (f"the cell that defines {function}() raised {error[:200]} when it last ran, so the {function}() "
+            "checked here is an older version still in memory. Fix that cell, run it, then run this one again.")
+
+
+def _watch_cells() -> None:
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return
+    shell = get_ipython()
+    if shell is not None and _remember not in shell.events.callbacks.get("post_run_cell", []):
+        shell.events.register("post_run_cell", _remember)
+
+
+_watch_cells()
 
 
 def _with_time_limit(ex: Exercise, seconds: float) -> Exercise:

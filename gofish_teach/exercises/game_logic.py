@@ -1,13 +1,13 @@
 """Checks for exercises 01-06: the game's logic (dealing, asks, books, turns, the end).
 
 Cards are plain strings such as ``'7♥'`` and ``'10♠'``: the rank is everything but the
-last character (the suit). Each exercise's expected answers come from a reference
-function here; tests/test_exercises.py checks those references against the game engine.
+last character (the suit). Each exercise's expected answers come from a reference function
+in :mod:`.answers`, imported only when the cases are made (never inside the sandbox);
+tests/test_exercises.py checks those references against the game engine. Each exercise
+has public cases (shown in its notebook) and hidden ones made from the grader's seed.
 
->>> deal_reference(["A♣", "2♣", "3♣", "4♣", "5♣", "6♣"], 2, 3)
-[['A♣', '3♣', '5♣'], ['2♣', '4♣', '6♣']]
->>> next_asker_reference("classic", 0, "go fish", [3, 0, 4], 10)   # seat 1 draws one; the turn passes
-2
+>>> [case.shown for case in DEAL.hidden_cases(seed=1)][:1]   # doctest: +ELLIPSIS
+['deal([...], n_players=..., hand_size=...)']
 """
 from __future__ import annotations
 
@@ -17,6 +17,12 @@ import numpy as np
 
 from ..cards import ALL_RANKS, SUITS, make_deck
 from .checking import Case, Exercise
+
+
+def _answers():
+    from . import answers
+
+    return answers
 
 
 # --------------------------------------------------------------------------- helpers
@@ -52,11 +58,6 @@ def _same_cards(expected, returned) -> bool:
 
 
 # --------------------------------------------------------------------------- 01 dealing
-def deal_reference(deck, n_players, hand_size):
-    hands = [[] for _ in range(n_players)]
-    for k in range(n_players * hand_size):  # one card at a time, round robin from seat 0
-        hands[k % n_players].append(deck[k])
-    return hands
 
 
 def _deal_cases() -> list[Case]:
@@ -71,8 +72,20 @@ def _deal_cases() -> list[Case]:
     cases = []
     for deck, n, size, note in specs:
         shown_deck = show_cards(deck) if len(deck) <= 8 else show_cards(deck[:8])[:-1] + f", ... ({len(deck)} cards)]"
-        cases.append(Case((list(deck), n, size), deal_reference(deck, n, size),
+        cases.append(Case((list(deck), n, size), _answers().deal_reference(deck, n, size),
                           f"deal({shown_deck}, n_players={n}, hand_size={size})", note=note))
+    return cases
+
+
+def _deal_hidden(rng) -> list[Case]:
+    cases = []
+    for _ in range(6):
+        n_ranks = int(rng.integers(2, 14))
+        deck = deck_strings(n_ranks, seed=int(rng.integers(2**31)))
+        n = int(rng.integers(2, 7))
+        size = int(rng.integers(1, len(deck) // n + 1))
+        cases.append(Case((deck, n, size), _answers().deal_reference(deck, n, size),
+                          f"deal([...], n_players={n}, hand_size={size})", note="a hidden case"))
     return cases
 
 
@@ -95,13 +108,10 @@ class Deal(Exercise):
 
 DEAL = Deal("01-deal", "deal", "dealing round robin", "01",
             "Deal one card at a time around the table, and see why that is not the same as dealing in blocks.",
-            make_cases=_deal_cases)
+            make_cases=_deal_cases, make_hidden=_deal_hidden)
 
 
 # --------------------------------------------------------------------------- 02 legal asks
-def legal_asks_reference(hand, me, n_players):
-    ranks = sorted({rank(c) for c in hand}, key=ALL_RANKS.index)
-    return [(t, r) for t in range(n_players) if t != me for r in ranks]
 
 
 def _ask_key(ask):
@@ -115,8 +125,21 @@ def _legal_asks_cases() -> list[Case]:
              (["5♣"], 2, 5, "one card, four opponents"),
              ([], 0, 3, "an empty hand: no ask is legal"),
              (["3♠", "3♥", "3♦", "9♣", "9♦"], 0, 6, "six players")]
-    return [Case((list(h), me, n), legal_asks_reference(h, me, n),
-                 f"legal_asks({show_cards(h)}, me={me}, n_players={n})", note=note) for h, me, n, note in specs]
+    return [_legal_asks_case(h, me, n, note) for h, me, n, note in specs]
+
+
+def _legal_asks_case(h, me, n, note):
+    return Case((list(h), me, n), _answers().legal_asks_reference(h, me, n),
+                f"legal_asks({show_cards(h)}, me={me}, n_players={n})", note=note)
+
+
+def _legal_asks_hidden(rng) -> list[Case]:
+    cases = []
+    for _ in range(6):
+        n = int(rng.integers(2, 7))
+        hand = deck_strings(13, seed=int(rng.integers(2**31)))[:int(rng.integers(0, 9))]
+        cases.append(_legal_asks_case(hand, int(rng.integers(n)), n, "a hidden case"))
+    return cases
 
 
 class LegalAsks(Exercise):
@@ -145,13 +168,10 @@ class LegalAsks(Exercise):
 
 LEGAL_ASKS = LegalAsks("02-legal-asks", "legal_asks", "the legal asks of a hand", "01",
                        "Turn the rule 'ask an opponent for a rank you hold' into a list of every legal ask.",
-                       make_cases=_legal_asks_cases)
+                       make_cases=_legal_asks_cases, make_hidden=_legal_asks_hidden)
 
 
 # --------------------------------------------------------------------------- 03 resolving an ask
-def give_reference(asker_hand, target_hand, wanted):
-    moved = [c for c in target_hand if rank(c) == wanted]
-    return list(asker_hand) + moved, [c for c in target_hand if rank(c) != wanted]
 
 
 def _give_cases() -> list[Case]:
@@ -161,10 +181,21 @@ def _give_cases() -> list[Case]:
              (["10♣", "A♠"], ["10♦", "10♥", "A♣", "J♠"], "10", "tens: the rank is '10', two characters"),
              (["A♥", "2♥"], ["A♦", "A♣", "A♠"], "A", "the target gives all three Aces and has none left"),
              (["5♣", "6♣"], ["6♦", "5♦", "6♠", "5♥"], "5", "only the asked rank moves")]
+    return [_give_case(mine, theirs, r, note) for mine, theirs, r, note in specs]
+
+
+def _give_case(mine, theirs, r, note):
+    return Case((list(mine), list(theirs), r), _answers().give_reference(mine, theirs, r),
+                f"give({show_cards(mine)}, {show_cards(theirs)}, {r!r})", note=note)
+
+
+def _give_hidden(rng) -> list[Case]:
     cases = []
-    for mine, theirs, r, note in specs:
-        cases.append(Case((list(mine), list(theirs), r), give_reference(mine, theirs, r),
-                          f"give({show_cards(mine)}, {show_cards(theirs)}, {r!r})", note=note))
+    for _ in range(6):
+        deck = deck_strings(int(rng.integers(3, 14)), seed=int(rng.integers(2**31)))
+        a, b = int(rng.integers(1, 8)), int(rng.integers(0, 9))
+        mine, theirs = deck[:a], deck[a:a + b]
+        cases.append(_give_case(mine, theirs, rank(mine[int(rng.integers(a))]), "a hidden case"))
     return cases
 
 
@@ -191,19 +222,10 @@ class Give(Exercise):
 
 GIVE = Give("03-give", "give", "resolving an ask: give every card of the rank", "01",
             "An ask moves every card of the rank, and only that rank; a 10 has a two-character rank.",
-            make_cases=_give_cases)
+            make_cases=_give_cases, make_hidden=_give_hidden)
 
 
 # --------------------------------------------------------------------------- 04 books
-def lay_books_reference(hand, book_size=4):
-    counts = Counter(rank(c) for c in hand)
-    books = [r for r in sorted(counts, key=ALL_RANKS.index) for _ in range(counts[r] // book_size)]
-    left, kept = [], Counter()
-    for c in hand:  # what stays of each rank: the cards short of a whole book
-        if kept[rank(c)] < counts[rank(c)] % book_size:
-            left.append(c)
-            kept[rank(c)] += 1
-    return left, books
 
 
 def _books_cases() -> list[Case]:
@@ -213,16 +235,27 @@ def _books_cases() -> list[Case]:
              (["5♣", "5♦", "5♥", "8♠"], 2, "Pairs Go Fish: three 5s make one pair, one 5 stays"),
              (["J♣", "J♦", "J♥", "J♠", "2♣"], 2, "Pairs Go Fish: four Jacks are two books"),
              (["6♣", "6♦", "K♥", "K♣"], 2, "Pairs Go Fish: two pairs")]
+    return [_books_case(hand, size, note) for hand, size, note in specs]
+
+
+def _books_case(hand, size, note):
+    return Case((list(hand),), _answers().lay_books_reference(hand, size),
+                f"lay_books({show_cards(hand)}" + (f", book_size={size})" if size != 4 else ")"),
+                kwargs={"book_size": size}, note=note)
+
+
+def _books_hidden(rng) -> list[Case]:
     cases = []
-    for hand, size, note in specs:
-        cases.append(Case((list(hand),), lay_books_reference(hand, size),
-                          f"lay_books({show_cards(hand)}" + (f", book_size={size})" if size != 4 else ")"),
-                          kwargs={"book_size": size}, note=note))
+    for _ in range(6):
+        size = int(rng.choice([2, 4]))
+        deck = deck_strings(int(rng.integers(2, 6)), seed=int(rng.integers(2**31)))  # few ranks: books happen
+        cases.append(_books_case(deck[:int(rng.integers(1, min(len(deck), 12) + 1))], size, "a hidden case"))
     return cases
 
 
 class Books(Exercise):
-    def compare(self, expected, returned):
+    def compare_case(self, case, returned):
+        expected, (hand,) = case.expected, case.args
         if not isinstance(returned, (list, tuple)) or len(returned) != 2:
             return False, "return (hand_left, books)"
         left, books = returned
@@ -230,9 +263,11 @@ class Books(Exercise):
             return False, "hand_left is a list of cards, books a list of ranks"
         if Counter(map(str, books)) != Counter(expected[1]):
             return False, f"the books should be {expected[1]}: one entry per book"
-        if not _same_cards(expected[0], left):
+        if Counter(left) - Counter(hand):
+            return False, "hand_left holds cards that were not in the hand"
+        if Counter(map(rank, left)) != Counter(map(rank, expected[0])):
             return False, f"{len(expected[0])} cards should stay in hand, those not laid down"
-        return True, ""
+        return True, ""  # which cards of a rank stay is the learner's choice
 
     def show(self, value):
         if isinstance(value, (list, tuple)) and len(value) == 2 and _is_card_list(value[0]):
@@ -247,33 +282,10 @@ class Books(Exercise):
 
 BOOKS = Books("04-books", "lay_books", "finding and laying books", "01",
               "Count cards by rank and lay down whole books, including Pairs Go Fish where a book is two cards.",
-              make_cases=_books_cases)
+              make_cases=_books_cases, make_hidden=_books_hidden)
 
 
 # --------------------------------------------------------------------------- 05 whose turn
-def next_asker_reference(rules, current, outcome, hand_sizes, ocean):
-    """Who asks next under ``rules`` ("pond" or "classic"), or None once the game is over."""
-    n = len(hand_sizes)
-    sizes = list(hand_sizes)
-
-    def over():
-        if rules == "classic":
-            return ocean == 0  # the pack is exhausted
-        return ocean == 0 and not any(sizes)  # pond: every card is in a book
-
-    p = current if outcome in ("got cards", "lucky draw") else (current + 1) % n
-    while not over():
-        if sizes[p]:
-            return p
-        if ocean == 0:  # pond: an empty hand with an empty ocean is skipped
-            p = (p + 1) % n
-        elif rules == "pond":
-            return p  # draws one card and plays on
-        else:  # classic: draws one card, and the turn passes
-            sizes[p] += 1
-            ocean -= 1
-            p = (p + 1) % n
-    return None
 
 
 def _next_asker_cases() -> list[Case]:
@@ -291,12 +303,24 @@ def _next_asker_cases() -> list[Case]:
              ("classic", 0, "go fish", [4, 5, 5], 0, "classic: the pack is exhausted: game over"),
              ("classic", 1, "lucky draw", [2, 0, 3], 1, "classic: seat 1 drew the last card: game over"),
              ("classic", 3, "go fish", [0, 0, 6, 4], 1, "classic: seat 0 draws the last card: game over")]
+    return [_next_asker_case(*spec) for spec in specs]
+
+
+def _next_asker_case(rules, cur, outcome, sizes, ocean, note):
+    return Case((rules, cur, outcome, list(sizes), ocean), _answers().next_asker_reference(rules, cur, outcome, sizes, ocean),
+                f"next_asker({rules!r}, current={cur}, outcome={outcome!r}, hand_sizes={sizes}, ocean={ocean})",
+                note=note)
+
+
+def _next_asker_hidden(rng) -> list[Case]:
     cases = []
-    for rules, cur, outcome, sizes, ocean, note in specs:
-        cases.append(Case((rules, cur, outcome, list(sizes), ocean),
-                          next_asker_reference(rules, cur, outcome, sizes, ocean),
-                          f"next_asker({rules!r}, current={cur}, outcome={outcome!r}, hand_sizes={sizes}, ocean={ocean})",
-                          note=note))
+    for k in range(8):
+        n = int(rng.integers(2, 7))
+        sizes = [int(x) * int(rng.random() < 0.7) for x in rng.integers(0, 8, n)]  # some hands empty
+        ocean = int(rng.choice([0, 0, 1, int(rng.integers(2, 30))]))
+        cases.append(_next_asker_case(("pond", "classic")[k % 2], int(rng.integers(n)),
+                                      str(rng.choice(["go fish", "got cards", "lucky draw"])), sizes, ocean,
+                                      "a hidden case"))
     return cases
 
 
@@ -310,23 +334,13 @@ class NextAsker(Exercise):
         return int(returned) == expected, ""
 
 
-NEXT_ASKER = NextAsker("05-next-asker", "next_asker", "whose turn is next, under two presets", "06",
+NEXT_ASKER = NextAsker("05-next-asker", "next_asker", "whose turn is next, under two presets", "07",
                        "Follow the turn through lucky draws, empty hands and an empty ocean, and see two rule "
-                       "sets disagree.", make_cases=_next_asker_cases)
+                       "sets disagree.", make_cases=_next_asker_cases,
+                       make_hidden=_next_asker_hidden)
 
 
 # --------------------------------------------------------------------------- 06 the end
-def game_over_reference(end, ocean, hand_sizes, books, total_books=13):
-    """None while the game goes on; else the winners, seats ascending (ties share the win)."""
-    over = sum(books) == total_books  # the last book always ends the game
-    if end == "ocean_empty":
-        over = over or ocean == 0
-    elif end == "empty_hand_and_ocean":
-        over = over or (ocean == 0 and 0 in hand_sizes)
-    if not over:
-        return None
-    best = max(books)
-    return [p for p, b in enumerate(books) if b == best]
 
 
 def _game_over_cases() -> list[Case]:
@@ -339,12 +353,29 @@ def _game_over_cases() -> list[Case]:
              ("empty_hand_and_ocean", 0, [3, 1, 4], [2, 1, 2], 13, "family: the ocean is empty but no hand is"),
              ("empty_hand_and_ocean", 4, [0, 5, 2], [1, 2, 3], 13, "family: a hand is empty but the ocean is not"),
              ("ocean_empty", 3, [0, 0], [2, 2], 4, "a 4-rank deck: all 4 books made, a 2-2 tie")]
+    return [_game_over_case(*spec) for spec in specs]
+
+
+def _game_over_case(end, ocean, sizes, books, total, note):
+    shown_total = f", total_books={total}" if total != 13 else ""
+    return Case((end, ocean, list(sizes), list(books)), _answers().game_over_reference(end, ocean, sizes, books, total),
+                f"game_over({end!r}, ocean={ocean}, hand_sizes={sizes}, books={books}{shown_total})",
+                kwargs={"total_books": total}, note=note)
+
+
+def _game_over_hidden(rng) -> list[Case]:
     cases = []
-    for end, ocean, sizes, books, total, note in specs:
-        shown_total = f", total_books={total}" if total != 13 else ""
-        cases.append(Case((end, ocean, list(sizes), list(books)), game_over_reference(end, ocean, sizes, books, total),
-                          f"game_over({end!r}, ocean={ocean}, hand_sizes={sizes}, books={books}{shown_total})",
-                          kwargs={"total_books": total}, note=note))
+    for k in range(8):
+        n = int(rng.integers(2, 7))
+        total = int(rng.choice([4, 13]))
+        made = total if rng.random() < 0.5 else int(rng.integers(0, total))
+        books = list(np.bincount(rng.integers(0, n, made), minlength=n).astype(int).tolist())
+        if rng.random() < 0.4:  # ties for the most books are where answers go wrong
+            books[int(rng.integers(n))] = max(books)
+        sizes = [int(x) * int(rng.random() < 0.6) for x in rng.integers(0, 8, n)]
+        ocean = int(rng.choice([0, 0, int(rng.integers(1, 20))]))
+        end = ("all_books", "ocean_empty", "empty_hand_and_ocean")[k % 3]
+        cases.append(_game_over_case(end, ocean, sizes, books, max(total, sum(books)), "a hidden case"))
     return cases
 
 
@@ -354,14 +385,19 @@ class GameOver(Exercise):
             return returned is None, "" if returned is None else "the game goes on: return None"
         if not isinstance(returned, (list, tuple)):
             return False, "the game is over: return the list of winners"
-        got = sorted(int(p) for p in returned)
+        if not all(type(p) is int for p in returned):
+            return False, "the winners are seat numbers (ints)"
+        got = list(returned)
         if got == expected:
             return True, ""
+        if sorted(got) == expected:
+            return False, "the right winners, but list them with the seats ascending"
         if len(expected) > 1 and len(got) == 1:
             return False, "players tied for most books share the win: list them all"
         return False, ""
 
 
-GAME_OVER = GameOver("06-game-over", "game_over", "the end of the game and the winners, ties included", "06",
+GAME_OVER = GameOver("06-game-over", "game_over", "the end of the game and the winners, ties included", "07",
                      "Three end rules, one always-true rule (the last book ends it), and ties that share the win.",
+                     make_hidden=_game_over_hidden,
                      make_cases=_game_over_cases)

@@ -3,12 +3,16 @@
 A check must never hang or kill the notebook's kernel, whatever the learner wrote: an
 endless loop, an exception, a function that eats all the memory. So each call runs in a
 forked child process (it inherits the learner's function, however it was defined), which
-sends back what it returned, or what it raised, and everything it printed. If the child
-is not done in time it is killed: a thread cannot stop a ``while True: pass``, a process can.
+sends back what it returned as a plain value (:mod:`.plain`: JSON, so an object of the
+learner's never reaches the caller), or what it raised, and everything it printed. If the
+child is not done in time it is killed: a thread cannot stop a ``while True: pass``, a
+process can.
 
 >>> outcome = call(sorted, ([3, 1, 2],))
 >>> outcome.status, outcome.value
 ('ok', [1, 2, 3])
+>>> call(lambda: object()).value
+<a object, which is not a plain value>
 >>> call(int, ("seven",)).error
 "ValueError: invalid literal for int() with base 10: 'seven'"
 >>> def forever():
@@ -23,8 +27,8 @@ is still reported after the time limit, but keeps running until the kernel is re
 from __future__ import annotations
 
 import io
+import json
 import os
-import pickle
 import select
 import signal
 import sys
@@ -33,6 +37,8 @@ import time
 import traceback
 import warnings
 from dataclasses import dataclass, field
+
+from . import plain
 
 #: Seconds a single call may take by default.
 TIME_LIMIT = 5.0
@@ -66,8 +72,8 @@ def call(func, args=(), kwargs=None, *, time_limit: float = TIME_LIMIT, memory_m
 
     The child gets ``time_limit`` seconds and ``memory_mb`` megabytes beyond what this
     process already holds (``None``: no memory limit). The arguments reach the child as
-    they are (they are not copied through pickle); the value comes back through pickle, so
-    a value that cannot be pickled comes back as its ``repr`` text.
+    they are (they are not copied); the value comes back as a plain value
+    (:func:`.plain.loads`): anything else comes back as a :class:`.plain.Unsupported` naming its type.
     """
     kwargs = kwargs or {}
     if not hasattr(os, "fork"):
@@ -98,7 +104,10 @@ def call(func, args=(), kwargs=None, *, time_limit: float = TIME_LIMIT, memory_m
     _, wait_status = os.waitpid(pid, 0)
     seconds = time.monotonic() - start
     try:
-        kind, payload, output = pickle.loads(data)
+        message = json.loads(data.decode("utf-8"), parse_constant=plain._reject_constant)
+        kind, payload, output = message["kind"], message["payload"], str(message["output"])
+        if kind == "ok":
+            payload = plain.decode(payload)
     except Exception:
         # The child died without a word: killed by the kernel, usually for memory.
         died = -os.WTERMSIG(wait_status) if os.WIFSIGNALED(wait_status) else os.WEXITSTATUS(wait_status)
@@ -114,19 +123,23 @@ def _child(func, args, kwargs, memory_mb, write) -> None:
         sys.stdout = sys.stderr = buffer  # the kernel's own streams must not be touched from here
         _mute_display()
         _limit_memory(memory_mb)
+        _leave_network()
         try:
             result = ("ok", func(*args, **kwargs))
         except MemoryError:
             result = ("memory", "MemoryError: ran out of its memory allowance")
         except BaseException as e:  # noqa: BLE001 - the learner may raise anything, even SystemExit
             result = ("error", (type(e).__name__, _message(e), _learner_traceback(e)))
-        output = buffer.getvalue()
-        try:
-            data = pickle.dumps(result + (output,))
-        except Exception:  # a value pickle cannot carry: send its text instead
-            data = pickle.dumps(("unpicklable", _safe_repr(result[1]), output))
+        output = buffer.getvalue()[:MAX_OUTPUT + 100]
+        kind, payload = result
+        if kind == "ok":
+            try:
+                payload = plain.encode(payload)
+            except Exception as e:  # noqa: BLE001 - a value whose type misbehaves: say which
+                payload = {"unsupported": f"{type(payload).__name__} (it broke while being read: {_message(e)})"}
+        data = json.dumps({"kind": kind, "payload": payload, "output": output}, allow_nan=False)
         with os.fdopen(write, "wb") as pipe:
-            pipe.write(data)
+            pipe.write(data.encode("utf-8"))
     finally:
         os._exit(0)  # skip atexit handlers and buffer flushes that belong to the parent
 
@@ -143,23 +156,11 @@ def _outcome(kind, payload, output, seconds) -> Outcome:
     output = output if len(output) <= MAX_OUTPUT else output[:MAX_OUTPUT] + "\n... (output cut)"
     if kind == "ok":
         return Outcome("ok", value=payload, output=output, seconds=seconds)
-    if kind == "unpicklable":
-        return Outcome("ok", value=_Unpicklable(payload), output=output, seconds=seconds)
     if kind == "memory":
         return Outcome("memory", error=payload, exception="MemoryError", output=output, seconds=seconds)
     name, message, trace = payload
     return Outcome("error", error=f"{name}: {message}" if message else name, exception=name,
                    traceback=trace, output=output, seconds=seconds)
-
-
-class _Unpicklable:
-    """Stands in for a returned value that could not be sent back; shows as the value's repr."""
-
-    def __init__(self, text: str):
-        self.text = text
-
-    def __repr__(self) -> str:
-        return self.text
 
 
 def _read_until(fd: int, deadline: float) -> tuple[bytes, bool]:
@@ -184,6 +185,28 @@ def _kill(pid: int) -> None:
     except ProcessLookupError:
         pass
     os.waitpid(pid, 0)
+
+
+#: Linux's flags for unshare(2): a new user namespace (needed to make the others unprivileged) and network.
+_CLONE_NEWUSER, _CLONE_NEWNET = 0x10000000, 0x40000000
+
+
+def _leave_network() -> None:
+    """Where Linux allows it, give the child a network of its own, with nothing in it.
+
+    A forked child is single-threaded, so it may enter new namespaces without privileges
+    (where the system allows unprivileged user namespaces). Where it cannot, it keeps the
+    kernel's network: the notebook's check is the learner's own feedback, not a proctor.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNET)
+    except (OSError, AttributeError):
+        pass
 
 
 def _limit_memory(memory_mb: int | None) -> None:
@@ -236,7 +259,7 @@ def _call_in_thread(func, args, kwargs, time_limit) -> Outcome:
     def run():
         buffer = io.StringIO()
         try:
-            box["result"] = ("ok", func(*args, **kwargs))
+            box["result"] = ("ok", plain.decode(plain.encode(func(*args, **kwargs))))
         except MemoryError:
             box["result"] = ("memory", "MemoryError: ran out of memory")
         except BaseException as e:  # noqa: BLE001

@@ -3,9 +3,12 @@
 - :class:`Table`: a game of Go Fish against bots, with a knowledge panel and hints.
 - :class:`Explorer`: sliders for stated facts; the exact probability, its distribution, a simulation.
 - :class:`Lab`: tournaments of strategies, win shares, a paired comparison, game lengths.
+- :class:`Question`: a predict-first question (multiple choice, or a number with a tolerance)
+  whose :meth:`~Question.answer` gives the :class:`Feedback` the widget shows.
 """
 from .explorer import Explorer
 from .lab import Lab
+from .question import Feedback, Question
 from .table import Table
 
-__all__ = ["Table", "Explorer", "Lab"]
+__all__ = ["Table", "Explorer", "Lab", "Question", "Feedback"]

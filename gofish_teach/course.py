@@ -1,0 +1,197 @@
+"""``gofish-teach course DIR``: a learner's own copy of the lessons and the exercises.
+
+The notebooks come from the installed package (a wheel carries the repository's
+``notebooks/*.ipynb`` and ``exercises/*.ipynb``, copied in at build time by ``setup.py``; an
+editable install reads those folders directly). Never the solutions, nor the teacher's
+material (``notebooks/README.md``, anything in a subfolder of ``notebooks/``).
+
+``DIR`` gets ``lessons/`` and ``exercises/``, ready for ``jupyter lab DIR``, and a small
+manifest, ``.gofish-course.json``, with the hash of every notebook written. The manifest tells
+a notebook the learner changed (or ran: outputs count) from an older version of ours:
+
+- a notebook the learner changed is never overwritten without ``--force``: the command names
+  it and writes nothing;
+- ``--update`` writes new and updated notebooks and keeps the learner's changed ones as they are;
+- a notebook that left the course (a lesson renamed) is removed if the learner never changed it.
+
+>>> import shutil, tempfile
+>>> tmp = Path(tempfile.mkdtemp())
+>>> first = copy_course(tmp)
+>>> len(first.written) > 10, copy_course(tmp).written              # a second copy writes nothing
+(True, [])
+>>> lesson = sorted((tmp / "lessons").glob("*.ipynb"))[0]
+>>> _ = lesson.write_text(lesson.read_text() + " ")                 # the learner works on it
+>>> copy_course(tmp)                                                # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+gofish_teach.course.CourseConflict: 1 notebook(s) in ... differ from the course's and were changed or run by you, ...
+>>> copy_course(tmp, update=True).kept == [f"lessons/{lesson.name}"]
+True
+>>> shutil.rmtree(tmp)
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+#: Where each folder of the course comes from (a folder of the repository, or of the wheel's
+#: ``gofish_teach/_course/``) and where it goes in the learner's copy. Only the ``*.ipynb``
+#: directly inside a folder are taken.
+FOLDERS = {"notebooks": "lessons", "exercises": "exercises"}
+PACKAGED = Path(__file__).resolve().parent / "_course"
+REPOSITORY = Path(__file__).resolve().parent.parent
+MANIFEST = ".gofish-course.json"
+
+
+class CourseConflict(ValueError):
+    """The copy would overwrite notebooks the learner changed; nothing was written."""
+
+
+def source() -> Path:
+    """The folder holding ``notebooks/`` and ``exercises/``: the installed package's, else the repository's."""
+    for root in (PACKAGED, REPOSITORY):
+        if all((root / folder).is_dir() for folder in FOLDERS):
+            return root
+    raise FileNotFoundError(f"the course's notebooks are missing: neither {PACKAGED} nor {REPOSITORY} holds "
+                            f"{' and '.join(FOLDERS)}; reinstall gofish-teach")
+
+
+def notebooks(root: Path | None = None) -> dict[str, Path]:
+    """``{path in the learner's copy: source file}`` for every lesson and exercise notebook, in order."""
+    root = root or source()
+    return {f"{target}/{nb.name}": nb for folder, target in FOLDERS.items()
+            for nb in sorted((root / folder).glob("*.ipynb"))}
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@dataclass
+class CourseReport:
+    """What :func:`copy_course` did, by path in the learner's copy."""
+
+    folder: Path
+    written: list[str] = field(default_factory=list)      # new, or our newer version of a file the learner left alone
+    unchanged: list[str] = field(default_factory=list)    # already the current version
+    kept: list[str] = field(default_factory=list)         # changed by the learner: left as it is (--update)
+    overwritten: list[str] = field(default_factory=list)  # changed by the learner, replaced (--force)
+    removed: list[str] = field(default_factory=list)      # no longer in the course, never changed by the learner
+
+    def lines(self) -> list[str]:
+        said = [f"{len(self.written) + len(self.overwritten)} notebooks written to {self.folder}, "
+                f"{len(self.unchanged)} already up to date."]
+        said += [f"  kept your version of {p} (yours differs from ours; --force replaces it)" for p in self.kept]
+        said += [f"  replaced your version of {p} (--force)" for p in self.overwritten]
+        said += [f"  removed {p}: no longer part of the course, and you had not changed it" for p in self.removed]
+        said.append(f"Open them with:  jupyter lab {self.folder}")
+        return said
+
+
+def _read_manifest(folder: Path) -> dict[str, str]:
+    try:
+        files = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))["files"]
+    except FileNotFoundError:
+        return {}
+    except (ValueError, KeyError, TypeError, OSError) as e:
+        raise ValueError(f"{folder / MANIFEST} is damaged ({e}); delete it to treat every existing notebook "
+                         "as your own work") from None
+    return {str(k): str(v) for k, v in files.items()}
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Write through a temporary file and a rename, so an interrupted copy leaves no half notebook."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    part = path.with_name(path.name + ".part")
+    part.write_bytes(data)
+    os.replace(part, path)
+
+
+def copy_course(folder: Path, *, update: bool = False, force: bool = False,
+                root: Path | None = None) -> CourseReport:
+    """Write the lessons and exercises into ``folder``; see the module's docstring for the rules.
+
+    Raises :class:`CourseConflict` (and writes nothing) when a notebook the learner changed
+    would be overwritten, unless ``update`` (keep theirs) or ``force`` (replace theirs).
+    """
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"{folder} is a file, not a folder")
+    ours, recorded = notebooks(root), _read_manifest(folder)
+    report = CourseReport(folder)
+    plan: dict[str, Path] = {}          # path -> source to write
+    theirs: list[str] = []              # changed by the learner, would be overwritten
+    for rel, src in ours.items():
+        target = folder / rel
+        if not target.exists():
+            plan[rel] = src
+            continue
+        now = digest(target)
+        if now == digest(src):
+            report.unchanged.append(rel)
+        elif recorded.get(rel) == now:  # our older version, untouched
+            plan[rel] = src
+        else:
+            theirs.append(rel)
+    if theirs and not (update or force):
+        listed = "\n".join(f"  {folder / rel}" for rel in theirs)
+        raise CourseConflict(
+            f"{len(theirs)} notebook(s) in {folder} differ from the course's and were changed or run by you, "
+            f"so nothing was written:\n{listed}\n"
+            f"Run again with --update to keep your versions and bring everything else up to date, "
+            f"or with --force to replace them with the course's (your changes to them are lost).")
+    if force:
+        plan.update({rel: ours[rel] for rel in theirs})
+        report.overwritten = theirs
+    else:
+        report.kept = theirs
+
+    manifest = {rel: h for rel, h in recorded.items() if rel in ours}
+    for rel, src in plan.items():
+        data = src.read_bytes()
+        _write(folder / rel, data)
+        manifest[rel] = hashlib.sha256(data).hexdigest()
+        if rel not in report.overwritten:
+            report.written.append(rel)
+    for rel in report.unchanged:
+        manifest[rel] = digest(folder / rel)
+    for rel, h in recorded.items():     # notebooks that left the course
+        if rel in ours:
+            continue
+        target = folder / rel
+        if target.exists() and digest(target) == h:
+            target.unlink()
+            report.removed.append(rel)
+        elif target.exists():
+            manifest[rel] = h           # still the learner's; remembered so a later run still knows
+    _write(folder / MANIFEST, (json.dumps({"about": "gofish-teach course: the notebooks as written, "
+                                                    "to tell your changes from our updates",
+                                           "files": manifest}, indent=1, sort_keys=True) + "\n").encode())
+    return report
+
+
+def add_command(commands) -> None:
+    """The ``course`` command."""
+    course = commands.add_parser(
+        "course", help="copy the lessons and exercises into a folder of your own, for jupyter lab",
+        description="Copy the lesson notebooks (into DIR/lessons) and the exercise notebooks (into "
+                    "DIR/exercises), without solutions, ready for 'jupyter lab DIR'. A notebook you changed "
+                    "is never overwritten unless you say so.",
+        epilog="Example:\n  gofish-teach course my-course && jupyter lab my-course",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    course.add_argument("folder", type=Path, metavar="DIR", help="where to put the course (created if missing)")
+    mode = course.add_mutually_exclusive_group()
+    mode.add_argument("--update", action="store_true",
+                      help="bring new and updated notebooks, keeping every notebook you changed as it is")
+    mode.add_argument("--force", action="store_true",
+                      help="also replace notebooks you changed with the course's (your changes are lost)")
+    course.set_defaults(run=run_course)
+
+
+def run_course(args, out) -> None:
+    report = copy_course(args.folder, update=args.update, force=args.force)
+    print("\n".join(report.lines()), file=out)

@@ -1,0 +1,248 @@
+"""Printable handouts: one PDF per lesson and per exercise sheet, from the saved notebooks.
+
+``make handouts`` (or ``gofish-teach handouts DIR``) exports each notebook of the course (the
+lessons and the exercise sheets, never the solutions: see :mod:`gofish_teach.course`) to HTML
+with nbconvert and prints it to PDF with headless Chromium; no LaTeX. For paper:
+
+- a code cell whose only output is a figure shows the figure, not the code that draws it;
+- a widget (nothing to click on paper) becomes a sentence saying what it does on screen;
+- formulas are MathML (``latex2mathml``), which Chromium draws without fetching MathJax;
+- no prompts, no test markers (``# NBVAL_...``), long code lines wrapped, A4 pages.
+
+>>> import nbformat
+>>> nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("plt.plot(x);", outputs=[
+...     nbformat.v4.new_output("display_data", {"image/png": "iVBORw0KGgo=", "text/plain": "<Figure>"})])])
+>>> for_paper(nb).cells[0].metadata.tags
+['handout-hide-input']
+>>> widget = {"application/vnd.jupyter.widget-view+json": {"model_id": "1"}, "text/plain": "Table('pond')"}
+>>> nb.cells[0].outputs = [nbformat.v4.new_output("execute_result", widget, execution_count=1)]
+>>> print(widget_sentence(nb.cells[0].outputs[0]))
+On screen, the interactive Table appears here: a game of Go Fish against bots, played by clicking. Run the notebook in Jupyter to use it.
+>>> "<mfrac" in mathml("\\\\frac{2}{47}"), mathml("\\\\frac{2}{47}", display=True).count('display="block"')
+(True, 1)
+"""
+from __future__ import annotations
+
+import argparse
+import html
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from .course import notebooks
+
+HIDE_INPUT = "handout-hide-input"
+WIDGET = "application/vnd.jupyter.widget-view+json"
+#: Lines that only tell the tests something (nbval's markers), not the reader.
+TEST_MARKER = re.compile(r"^\s*# NBVAL_[A-Z_]+\s*\n?", re.M)
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--no-pdf-header-footer"]
+PRINT_CSS = """
+@page { size: A4; margin: 15mm 14mm 16mm 14mm; }
+body { font-size: 11pt; }
+.jp-Notebook { padding: 0 !important; }
+.jp-Cell { break-inside: auto; padding: 2px 0 !important; }
+.jp-OutputArea-output img, .jp-RenderedImage img { max-width: 100% !important; height: auto; break-inside: avoid; }
+.jp-OutputArea-child, .jp-RenderedImage { break-inside: avoid; }
+h1, h2, h3 { break-after: avoid; }
+pre { white-space: pre-wrap !important; word-break: break-word; }
+.jp-InputArea-editor { border: 1px solid #ddd; }
+math[display="block"] { margin: 0.6em 0; }
+.handout-widget { border: 1px dashed #888; border-radius: 4px; padding: 0.5em 0.8em; font-style: italic;
+                  background: #f7f7f7; }
+"""
+
+
+def mathml(tex: str, display: bool = False) -> str:
+    """A formula as MathML, or its TeX in a code span if the converter does not know a command."""
+    from latex2mathml.converter import convert
+
+    try:
+        return convert(tex, display="block" if display else "inline")
+    except Exception:  # noqa: BLE001 - an unknown command prints as TeX rather than stopping the handout
+        return f"<code>{html.escape(tex)}</code>"
+
+
+def _widget_doc(name: str) -> str | None:
+    from . import widgets
+
+    cls = getattr(widgets, name, None)
+    doc = (getattr(cls, "__doc__", None) or "").strip()
+    return doc.splitlines()[0] if isinstance(cls, type) and doc else None
+
+
+def widget_sentence(output) -> str:
+    """What a widget output does on screen, in one sentence (its class's docstring summary)."""
+    shown = output.get("data", {}).get("text/plain", "")
+    shown = "".join(shown) if isinstance(shown, list) else shown
+    name = re.match(r"\s*([A-Za-z_]\w*)\(", shown)
+    summary = _widget_doc(name.group(1)) if name else None
+    if summary:
+        summary = summary[0].lower() + summary[1:]
+        return (f"On screen, the interactive {name.group(1)} appears here: {summary.rstrip('.')}. "
+                f"Run the notebook in Jupyter to use it.")
+    return "On screen, an interactive control appears here. Run the notebook in Jupyter to use it."
+
+
+def _only_figures(cell) -> bool:
+    outputs = cell.get("outputs", [])
+    return bool(outputs) and all(o.get("output_type") in ("display_data", "execute_result")
+                                 and any(k.startswith("image/") for k in o.get("data", {})) for o in outputs)
+
+
+def for_paper(nb):
+    """A copy of the notebook ready to print: figures without their code, widgets as sentences."""
+    import nbformat
+
+    nb = nbformat.from_dict(nb)
+    nb = nbformat.reads(nbformat.writes(nb), as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        cell.source = TEST_MARKER.sub("", cell.source)
+        if _only_figures(cell):
+            cell.metadata.setdefault("tags", []).append(HIDE_INPUT)
+        for i, output in enumerate(cell.get("outputs", [])):
+            if WIDGET in output.get("data", {}):
+                sentence = html.escape(widget_sentence(output))
+                cell.outputs[i] = nbformat.v4.new_output(
+                    "display_data", {"text/html": f'<p class="handout-widget">{sentence}</p>', "text/plain": sentence})
+    return nb
+
+
+def _exporter():
+    from jinja2 import pass_context
+    from nbconvert import HTMLExporter
+    from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
+    from traitlets.config import Config
+
+    class PaperRenderer(IPythonRenderer):
+        def inline_math(self, body):
+            return mathml(body)
+
+        def block_math(self, body):
+            return mathml(body, display=True)
+
+        def multiline_math(self, text):
+            return mathml(text.strip().strip("$"), display=True)
+
+        def latex_environment(self, name, body):
+            return mathml(f"\\begin{{{name}}}{body}\\end{{{name}}}", display=True)
+
+    class PaperExporter(HTMLExporter):
+        @pass_context
+        def markdown2html(self, context, source):
+            cell = context.get("cell", {})
+            renderer = PaperRenderer(escape=False, attachments=cell.get("attachments", {}), embed_images=True,
+                                     exclude_anchor_links=True, **self.lexer_options)
+            return MarkdownWithMath(renderer=renderer).render(source)
+
+    config = Config()
+    config.TagRemovePreprocessor.enabled = True
+    config.TagRemovePreprocessor.remove_input_tags = {HIDE_INPUT}
+    config.HTMLExporter.exclude_input_prompt = True
+    config.HTMLExporter.exclude_output_prompt = True
+    config.HTMLExporter.embed_images = True
+    return PaperExporter(config=config, template_name="lab")
+
+
+#: Scripts the template loads from the network (MathJax, require.js, widgets): the handout needs none.
+_REMOTE_SCRIPT = re.compile(r"<script[^>]*\bsrc=\"https?://[^\"]*\"[^>]*>\s*</script>", re.S)
+_MATHJAX_CONFIG = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.S)
+
+
+def title(nb) -> str:
+    """The notebook's first heading, as text."""
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            found = re.search(r"^#+\s+(.+)$", cell.source, re.M)
+            if found:
+                return found.group(1).strip()
+    return "Go Fish"
+
+
+def handout_html(path: Path, exporter=None) -> str:
+    """The printable HTML of one notebook."""
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    body, _ = (exporter or _exporter()).from_notebook_node(for_paper(nb), resources={"metadata": {"name": title(nb)}})
+    body = _MATHJAX_CONFIG.sub("", _REMOTE_SCRIPT.sub("", body))
+    return body.replace("</head>", f"<style>{PRINT_CSS}</style>\n</head>", 1)
+
+
+def find_chromium() -> str:
+    """``/usr/bin/chromium`` (Debian's ``chromium`` package), another Chromium on the PATH, or Playwright's."""
+    for candidate in ("/usr/bin/chromium", shutil.which("chromium"), shutil.which("chromium-browser"),
+                      shutil.which("google-chrome")):
+        if candidate and Path(candidate).exists():
+            return candidate
+    try:
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as p:
+            path = Path(p.chromium.executable_path)
+        if path.exists():
+            return str(path)
+    except Exception:  # noqa: BLE001 - no Playwright, or its browser not installed: say how below
+        pass
+    raise ValueError("no Chromium to print with: install one with `apt-get install -y chromium` "
+                     "or `.venv/bin/playwright install chromium`")
+
+
+def print_pdf(page: Path, pdf: Path, chromium: str) -> None:
+    """Print an HTML file to PDF with headless Chromium (its own profile, so it runs beside others)."""
+    with tempfile.TemporaryDirectory(prefix="gofish-chromium-") as profile:
+        result = subprocess.run([chromium, *CHROMIUM_ARGS, f"--user-data-dir={profile}", f"--print-to-pdf={pdf}",
+                                 page.resolve().as_uri()], capture_output=True, text=True, timeout=300)
+    if result.returncode != 0 or not pdf.exists() or pdf.stat().st_size == 0:
+        raise RuntimeError(f"Chromium could not print {page.name}: {result.stderr[-1500:]}")
+
+
+def pdf_name(rel: str) -> str:
+    """``lessons/00-welcome.ipynb`` -> ``lesson-00-welcome.pdf``; exercises likewise.
+
+    >>> pdf_name("lessons/03-fishing-from-the-ocean.ipynb"), pdf_name("exercises/01-deal.ipynb")
+    ('lesson-03-fishing-from-the-ocean.pdf', 'exercise-01-deal.pdf')
+    """
+    folder, name = rel.split("/")
+    return f"{folder.rstrip('s')}-{Path(name).stem}.pdf"
+
+
+def make_handouts(out: Path, chromium: str | None = None, log=None) -> list[Path]:
+    """Write one PDF per lesson and exercise sheet into ``out``; returns their paths."""
+    chromium = chromium or find_chromium()
+    out.mkdir(parents=True, exist_ok=True)
+    exporter, written = _exporter(), []
+    with tempfile.TemporaryDirectory(prefix="gofish-handouts-") as tmp:
+        for rel, source in notebooks().items():
+            page = Path(tmp, pdf_name(rel)).with_suffix(".html")
+            page.write_text(handout_html(source, exporter), encoding="utf-8")
+            pdf = out / pdf_name(rel)
+            print_pdf(page, pdf, chromium)
+            written.append(pdf)
+            if log:
+                print(f"  {pdf}", file=log, flush=True)
+    return written
+
+
+def add_command(commands) -> None:
+    """The ``handouts`` command."""
+    cmd = commands.add_parser(
+        "handouts", help="print the lessons and exercise sheets to PDF, for paper",
+        description="Write one PDF per lesson and per exercise sheet (no solutions) into DIR, from the saved "
+                    "notebooks, with headless Chromium (no LaTeX).")
+    cmd.add_argument("folder", type=Path, metavar="DIR", nargs="?", default=Path("handouts"),
+                     help="where to write the PDFs (default: handouts)")
+    cmd.add_argument("--chromium", metavar="PATH", default=None,
+                     help="the Chromium to print with (default: /usr/bin/chromium, or one on the PATH)")
+    cmd.set_defaults(run=run_handouts)
+
+
+def run_handouts(args, out) -> None:
+    print(f"Writing handouts to {args.folder}/ ...", file=out, flush=True)
+    written = make_handouts(args.folder, args.chromium, log=out)
+    print(f"{len(written)} PDFs in {args.folder}/", file=out)
+

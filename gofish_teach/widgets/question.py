@@ -1,0 +1,331 @@
+"""Predict first: a question the learner answers in the notebook before the reveal.
+
+A :class:`Question` is multiple choice (``choices``, the right one, and why each usual wrong
+one is wrong) or a number (the answer and a tolerance; "0.25", "1/4" and "25%" all work).
+Its feedback comes from one pure method, :meth:`Question.answer`, so it can be tested
+without a browser; the widget only calls it and shows the result.
+
+>>> q = Question("Is P(West holds a Queen) more or less than 1/2?",
+...              choices=["more than 1/2", "about 1/2", "less than 1/2"], answer="less than 1/2",
+...              explain="It is 0.37: West holds only 5 of the 47 cards you cannot see.",
+...              wrong={"more than 1/2": "Four Queens feel like a lot, but most of them are elsewhere."})
+>>> q.answer("C").right, q.answer("less than 1/2").right, q.answer(2).right
+(True, True, True)
+>>> print(q.answer("more than 1/2").text)
+Not quite. Four Queens feel like a lot, but most of them are elsewhere.
+The answer is C, "less than 1/2". It is 0.37: West holds only 5 of the 47 cards you cannot see.
+>>> q.answer("E").status
+'invalid'
+
+>>> n = Question("P(the ocean's top card is a 7)?", answer=Fraction(2, 47), tolerance=0.005,
+...              explain="Each of the 47 unseen places holds a 7 with the same chance, 2/47.",
+...              wrong={Fraction(2, 32): "The sevens need not be in the ocean at all."})
+>>> [n.answer(text).status for text in ("2/47", "0.0426", "4.26%", "2/32", "seven", "")]
+['right', 'right', 'right', 'wrong', 'invalid', 'invalid']
+>>> print(n.answer("1/0").text)
+Check how the answer is written: 1/0 divides by zero. Type a number such as 0.25, 1/4 or 25%.
+
+In a notebook, a cell that ends with the question shows it twice over: its text as plain
+HTML (readable in a saved notebook that has not run), then the answer buttons or box, with
+the feedback under them once the learner answers.
+"""
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from numbers import Real
+
+import ipywidgets as w
+
+LETTERS = "ABCDEFGHIJ"
+#: How a number may be written: "0.25", ".25", "1/4", "25%", "2.5e-1", "-3", "1,234".
+_NUMBER_FORMS = "a number such as 0.25, 1/4 or 25%"
+_MARKS = {"right": "Right.", "wrong": "Not quite.", "invalid": "Check how the answer is written:"}
+_ICONS = {"right": "✔ ", "wrong": "✘ ", "invalid": "? "}
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """What an answer gets: ``status`` is ``"right"``, ``"wrong"`` or ``"invalid"`` (malformed).
+
+    ``text`` is the whole message, starting with a word that says which ("Right.", "Not
+    quite.", "Check how the answer is written:"), so no colour or icon is needed to read it.
+    """
+
+    status: str
+    text: str
+
+    @property
+    def right(self) -> bool:
+        return self.status == "right"
+
+    def html(self) -> str:
+        """The feedback as HTML: an icon and the verdict word in bold, a border solid, dashed or dotted."""
+        mark = _MARKS[self.status]
+        rest = self.text[len(mark):] if self.text.startswith(mark) else " " + self.text
+        border = {"right": "solid", "wrong": "dashed", "invalid": "dotted"}[self.status]
+        body = f"<b>{_ICONS[self.status]}{html.escape(mark)}</b>" + html.escape(rest).replace("\n", "<br>")
+        return (f'<div class="gofish-feedback gofish-{self.status}" role="status" '
+                f'style="border-left: 4px {border} #555; padding: 2px 8px; margin-top: 4px">{body}</div>')
+
+
+class Question:
+    """A predict-first question: multiple choice, or a number with a tolerance.
+
+    Args:
+        prompt: the question, as plain text.
+        answer: the right choice (its text, letter or index) when ``choices`` is given;
+            otherwise the right number (a ``Fraction``, ``int`` or ``float``).
+        explain: why the right answer is right; every feedback ends with it.
+        choices: the options, as text (at most ten). Without them the question asks for a number.
+        wrong: the usual wrong answers and why each is wrong: ``{choice: why}``, or for a
+            number ``{value: why}`` (an answer within the tolerance of ``value`` gets ``why``).
+        tolerance: for a number, how far an answer may be from ``answer`` and still count
+            as right (absolute; ``0`` asks for the exact value).
+        id: an optional name for the question (answer keys and tests refer to it).
+
+    :meth:`answer` gives the :class:`Feedback` for an answer without any widget;
+    :attr:`widget` is the interactive part (built on first use).
+    """
+
+    def __init__(self, prompt: str, *, answer, explain: str, choices=None, wrong=None,
+                 tolerance: float = 0.01, id: str = ""):
+        self.prompt, self.explain, self.id = prompt, explain, id
+        self.choices = list(choices) if choices is not None else None
+        wrong = dict(wrong or {})
+        if self.choices is not None:
+            if not 2 <= len(self.choices) <= len(LETTERS):
+                raise ValueError(f"choices: give 2 to {len(LETTERS)} options, not {len(self.choices)}")
+            self.correct = self._index(answer)
+            if self.correct is None:
+                raise ValueError(f"answer: {answer!r} is not one of the choices {self.choices}")
+            self.wrong = {}
+            for choice, why in wrong.items():
+                k = self._index(choice)
+                if k is None or k == self.correct:
+                    raise ValueError(f"wrong: {choice!r} is not one of the wrong choices")
+                self.wrong[k] = why
+        else:
+            if isinstance(answer, bool) or not isinstance(answer, Real):
+                raise ValueError(f"answer: a number question needs a number, not {answer!r}")
+            if tolerance < 0:
+                raise ValueError("tolerance: it cannot be negative")
+            self.correct, self.tolerance = _exact(answer), _exact(tolerance)
+            self.wrong = {_exact(value): why for value, why in wrong.items()}
+            for value in self.wrong:
+                if abs(value - self.correct) <= self.tolerance:
+                    raise ValueError(f"wrong: {value} is within the tolerance of the answer, so it would count as right")
+        self._widget = None
+
+    @property
+    def kind(self) -> str:
+        """``"choice"`` or ``"number"``."""
+        return "number" if self.choices is None else "choice"
+
+    # ------------------------------------------------------------------ feedback, no widget
+    def answer(self, given) -> Feedback:
+        """The feedback for ``given``: a choice (its text, letter or index) or a number as text.
+
+        Never raises: an answer that cannot be read gets ``status == "invalid"`` and says why.
+        """
+        if self.kind == "choice":
+            return self._answer_choice(given)
+        return self._answer_number(given)
+
+    def _answer_choice(self, given) -> Feedback:
+        k = self._index(given)
+        if k is None:
+            letters = ", ".join(LETTERS[: len(self.choices)])
+            return Feedback("invalid", f"{_MARKS['invalid']} {str(given)!r} is not one of the choices; "
+                                       f"pick one of {letters}.")
+        if k == self.correct:
+            return Feedback("right", f"{_MARKS['right']} {self.explain}")
+        why = self.wrong.get(k, "")
+        return Feedback("wrong", f"{_MARKS['wrong']} {why}".rstrip() + "\n" +
+                        f"The answer is {LETTERS[self.correct]}, \"{self.choices[self.correct]}\". {self.explain}")
+
+    def _answer_number(self, given) -> Feedback:
+        value, problem = parse_number(given)
+        if problem:
+            return Feedback("invalid", f"{_MARKS['invalid']} {problem}")
+        right = self.shown_answer()
+        if abs(value - self.correct) <= self.tolerance:
+            near = "" if value == self.correct else f" You said {_show(value)}; the exact answer is {right}."
+            return Feedback("right", f"{_MARKS['right']}{near} {self.explain}")
+        for wrong_value, why in self.wrong.items():
+            if abs(value - wrong_value) <= self.tolerance:
+                return Feedback("wrong", f"{_MARKS['wrong']} {why}\nThe answer is {right}. {self.explain}")
+        side = "too high" if value > self.correct else "too low"
+        return Feedback("wrong", f"{_MARKS['wrong']} {_show(value)} is {side}.\nThe answer is {right}. {self.explain}")
+
+    def shown_answer(self) -> str:
+        """The right answer as the feedback writes it: ``"C, \\"less than 1/2\\""`` or ``"2/47 (0.0426)"``."""
+        if self.kind == "choice":
+            return f"{LETTERS[self.correct]}, \"{self.choices[self.correct]}\""
+        return _show(self.correct)
+
+    def _index(self, given) -> int | None:
+        """The index of a choice given as its index, its letter or its text; None if it is none of them."""
+        if isinstance(given, bool):
+            return None
+        if isinstance(given, int):
+            return given if 0 <= given < len(self.choices) else None
+        text = str(given).strip()
+        if text in self.choices:
+            return self.choices.index(text)
+        if len(text) == 1 and text.upper() in LETTERS[: len(self.choices)]:
+            return LETTERS.index(text.upper())
+        return None
+
+    # ------------------------------------------------------------------ display
+    def text(self) -> str:
+        """The question as plain text: the prompt, the lettered choices or how to write a number."""
+        if self.kind == "choice":
+            return "\n".join([self.prompt] + [f"  {LETTERS[k]}. {c}" for k, c in enumerate(self.choices)])
+        return f"{self.prompt}\n  (Answer with {_NUMBER_FORMS}{self._within()}.)"
+
+    def _within(self) -> str:
+        return f"; within {float(self.tolerance):g} counts as right" if self.tolerance else "; only the exact value counts"
+
+    def _repr_html_(self) -> str:
+        head = f'<div class="gofish-question"><p><b>Predict first.</b> {html.escape(self.prompt)}</p>'
+        if self.kind == "choice":
+            # Letters written out: JupyterLab's sanitizer drops <ol type="A">, and the buttons say A, B, C.
+            body = "<p>" + "<br>".join(f"{LETTERS[k]}. {html.escape(c)}" for k, c in enumerate(self.choices)) + "</p>"
+        else:
+            body = f"<p><i>Answer with {_NUMBER_FORMS}{self._within()}.</i></p>"
+        return head + body + "</div>"
+
+    def __repr__(self) -> str:
+        return "Predict first. " + self.text()
+
+    def _ipython_display_(self):
+        # Two outputs: the question as HTML/text (what a saved, unrun notebook shows), then the
+        # answer widget, whose saved form is only a model id (and is ignored by nbval).
+        from IPython.display import display
+
+        display({"text/html": self._repr_html_(), "text/plain": repr(self)}, raw=True)
+        display(self.widget)
+
+    @property
+    def widget(self) -> "QuestionWidget":
+        """The answer buttons (a choice) or box (a number), and the feedback; built once."""
+        if self._widget is None:
+            self._widget = QuestionWidget(self)
+        return self._widget
+
+
+class QuestionWidget(w.VBox):
+    """The interactive part of a :class:`Question`: it calls :meth:`Question.answer` and shows the feedback.
+
+    >>> q = Question("2 + 2?", answer=4, explain="Count.", tolerance=0)
+    >>> box = q.widget
+    >>> box.entry.value = "4"; box.check.click(); box.feedback.right
+    True
+    >>> box.entry.value = "four"; box.check.click(); box.feedback.status
+    'invalid'
+    """
+
+    def __init__(self, question: Question):
+        self.question = question
+        self.feedback: Feedback | None = None
+        self.out = w.HTML("")
+        if question.kind == "choice":
+            n = len(question.choices)
+            self.entry = w.ToggleButtons(options=[(LETTERS[k], k) for k in range(n)], value=None,
+                                         tooltips=list(question.choices), description="Your answer:",
+                                         style={"description_width": "initial", "button_width": "3.5em"})
+            self.entry.observe(self._on_choice, names="value")
+            self.check = None
+            row = [self.entry]
+        else:
+            self.entry = w.Text(placeholder="e.g. 0.25, 1/4 or 25%", description="Your answer:",
+                                continuous_update=False, style={"description_width": "initial"},
+                                layout=w.Layout(width="20em"))
+            self.check = w.Button(description="Check", tooltip="Check your answer")
+            self.check.on_click(lambda _: self.respond(self.entry.value))
+            row = [self.entry, self.check]
+        super().__init__([w.HBox(row), self.out])
+
+    def _on_choice(self, change):
+        if change["new"] is not None:
+            self.respond(change["new"])
+
+    def respond(self, given) -> Feedback:
+        """Answer ``given``, show the feedback, and return it. Nothing raised reaches the learner."""
+        try:
+            feedback = self.question.answer(given)
+        except Exception as e:  # a bug here must not show a learner a traceback
+            feedback = Feedback("invalid", f"{_MARKS['invalid']} that answer could not be checked ({type(e).__name__}).")
+        self.feedback = feedback
+        self.out.value = feedback.html()
+        return feedback
+
+    def __repr__(self) -> str:
+        # A saved notebook shows this where the widget would be: no model id, nothing that changes.
+        return "(The answer buttons appear here when the cell runs.)"
+
+
+def parse_number(text) -> tuple[Fraction | None, str]:
+    """``(value, "")`` for a number written as text, or ``(None, why)``; exact, as a ``Fraction``.
+
+    >>> parse_number("1/4"), parse_number(" 25 % "), parse_number(".25")
+    ((Fraction(1, 4), ''), (Fraction(1, 4), ''), (Fraction(1, 4), ''))
+    >>> parse_number("2,598,960")[0], parse_number("−0.5")[0]
+    (Fraction(2598960, 1), Fraction(-1, 2))
+    >>> parse_number("0,25")[1]
+    'write decimals with a point, 0.25, not a comma.'
+    >>> parse_number("about 0.3")[1]
+    "'about 0.3' is not a number. Type a number such as 0.25, 1/4 or 25%."
+    """
+    if isinstance(text, bool):
+        return None, f"{text!r} is not a number. Type {_NUMBER_FORMS}."
+    if isinstance(text, Real):
+        return _exact(text), ""
+    raw = str(text).strip()
+    if not raw:
+        return None, f"there is no answer yet. Type {_NUMBER_FORMS}."
+    s = raw.replace("−", "-").replace(" ", "")
+    percent = s.endswith("%")
+    if percent:
+        s = s[:-1]
+    if re.fullmatch(r"[-+]?\d{1,3}(,\d{3})+(\.\d*)?", s):
+        s = s.replace(",", "")
+    elif re.fullmatch(r"[-+]?\d*,\d+", s):
+        return None, "write decimals with a point, 0.25, not a comma."
+    if s.count("/") == 1:
+        top, bottom = s.split("/")
+        if _is_decimal(top) and _is_decimal(bottom):
+            if Fraction(bottom) == 0:
+                return None, f"{raw} divides by zero. Type {_NUMBER_FORMS}."
+            value = Fraction(top) / Fraction(bottom)
+        else:
+            value = None
+    else:
+        value = Fraction(s) if _is_decimal(s) else None
+    if value is None:
+        return None, f"{raw!r} is not a number. Type {_NUMBER_FORMS}."
+    return (value / 100 if percent else value), ""
+
+
+def _is_decimal(s: str) -> bool:
+    return re.fullmatch(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d{1,2})?", s) is not None
+
+
+def _exact(x) -> Fraction:
+    return x if isinstance(x, Fraction) else Fraction(x) if isinstance(x, int) else Fraction(str(x))
+
+
+def _show(x: Fraction) -> str:
+    """``2/47 (0.0426)``, ``4``, ``0.25``: exact, with a decimal beside a fraction."""
+    if x.denominator == 1:
+        return str(x.numerator)
+    try:
+        decimal = f"{float(x):.4g}"
+    except OverflowError:  # a fraction too big for a float: exact is all there is
+        return str(x)
+    if Fraction(decimal) == x:
+        return decimal
+    return f"{x} ({decimal})"

@@ -1,0 +1,229 @@
+"""Learners who cheat or break things, graded in one run: each earns nothing it did not solve.
+
+Every trick here was reproduced against an earlier grader (issue 14). They run with
+``sandbox="require"``: CI installs bubblewrap.
+"""
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gofish_teach.exercises import get_exercise
+from gofish_teach.grade import grade
+
+ROOT = Path(__file__).resolve().parents[1]
+STUB_DEAL = "def deal(deck, n_players, hand_size):\n    raise NotImplementedError"
+GOOD_GIVE = ("def give(asker_hand, target_hand, rank):\n"
+             "    given = [c for c in target_hand if c[:-1] == rank]\n"
+             "    return asker_hand + given, [c for c in target_hand if c[:-1] != rank]\n")
+
+
+def notebook(path: Path, exercise: str, *cells: str) -> Path:
+    items = [{"cell_type": "code", "metadata": {}, "source": c, "outputs": [], "execution_count": None} for c in cells]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"cells": items, "metadata": {"gofish_teach": {"exercise": exercise}},
+                                "nbformat": 4, "nbformat_minor": 5}))
+    return path
+
+
+def _public_table(exercise: str) -> str:
+    """A lookup table of the public cases, as a learner could copy it from the notebook's check output."""
+    ex = get_exercise(exercise)
+    table = {repr(c.args): c.expected for c in ex.cases()}
+    return f"TABLE = {table!r}\n"
+
+
+@pytest.fixture(scope="module")
+def attacked(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("class")
+    sub = folder / "submissions"
+    # Cheats
+    notebook(sub / "patcher" / "01-deal.ipynb", "01-deal", STUB_DEAL, """
+import gofish_teach.exercises.checking as checking, gofish_teach.exercises.game_logic as gl
+import gofish_teach.exercises.plain as plain
+checking.Exercise.judge = lambda self, case, value: (True, "")
+checking.Report.passed = property(lambda self: self.total)
+gl.Deal.compare = lambda self, expected, returned: (True, "")
+plain.decode = lambda data: data
+""")
+    notebook(sub / "liar" / "03-give.ipynb", "03-give", """
+class Liar(tuple):
+    def __eq__(self, other):
+        return True
+    __hash__ = tuple.__hash__
+def give(asker_hand, target_hand, rank):
+    return Liar((asker_hand, target_hand))
+""")
+    notebook(sub / "liar2" / "01-deal.ipynb", "01-deal", """
+class Anything:
+    def __eq__(self, other):
+        return True
+def deal(deck, n_players, hand_size):
+    return Anything()
+""")
+    notebook(sub / "nan" / "10-experiment.ipynb", "10-experiment",
+             "def experiment(strategy, opponent, games, seed):\n    return float('nan'), float('nan'), float('nan')")
+    notebook(sub / "npnan" / "10-experiment.ipynb", "10-experiment",
+             "import numpy as np\ndef experiment(strategy, opponent, games, seed):\n    return (np.nan,) * 3")
+    notebook(sub / "importer" / "01-deal.ipynb", "01-deal",
+             "from gofish_teach.exercises.answers import deal_reference as deal")
+    notebook(sub / "pyc" / "01-deal.ipynb", "01-deal", f"""
+import glob, importlib.util, marshal
+for p in glob.glob({str(ROOT / 'gofish_teach' / 'exercises' / '__pycache__' / 'answers*.pyc')!r}):
+    code = marshal.loads(open(p, 'rb').read()[16:])
+    ns = {{'__name__': 'gofish_teach.exercises.answers', '__package__': 'gofish_teach.exercises'}}
+    exec(code, ns)
+    deal = ns['deal_reference']
+""")
+    notebook(sub / "reader" / "01-deal.ipynb", "01-deal", STUB_DEAL, f"""
+import json
+for path in [{str(ROOT / 'solutions' / '01-deal.ipynb')!r}, {str(ROOT / 'gofish_teach' / 'exercises' / 'answers.py')!r}]:
+    try:
+        source = open(path).read()
+    except OSError:
+        continue
+    if path.endswith('.ipynb'):
+        source = next(''.join(c['source']) for c in json.loads(source)['cells'] if 'solution' in c['metadata'].get('tags', []))
+        exec(source)
+    else:
+        ns = {{}}
+        exec(source.split('def deal_reference')[0].split('from ')[0] + 'def deal_reference' +
+             source.split('def deal_reference')[1].split('def legal_asks_reference')[0], ns)
+        deal = ns['deal_reference']
+""")
+    notebook(sub / "lookup" / "01-deal.ipynb", "01-deal", _public_table("01-deal") +
+             "def deal(deck, n_players, hand_size):\n    return TABLE[repr((deck, n_players, hand_size))]")
+    public_02 = [c.expected for c in get_exercise("02").cases()]
+    # Forged result lines, on every descriptor, for this notebook's cases and for the stub beside it.
+    forge = f"""
+import json, os
+answers = {public_02!r}
+for fd in range(1, 64):
+    for case in range(40):
+        value = [list(a) for a in answers[case % len(answers)]]
+        for line in [{{"case": case, "status": "ok", "value": value}}, {{"n": 1, "case": case, "status": "ok", "value": value}}]:
+            try:
+                os.write(fd, (json.dumps(line) + "\\n").encode())
+            except OSError:
+                pass
+"""
+    notebook(sub / "forger" / "02-legal-asks.ipynb", "02-legal-asks",
+             "def legal_asks(hand, me, n_players):\n    raise NotImplementedError", forge)
+    notebook(sub / "forger" / "01-deal.ipynb", "01-deal", STUB_DEAL, forge)
+    # Harm to others
+    victim = sub / "victim" / "03-give.ipynb"
+    notebook(sub / "overwriter" / "03-give.ipynb", "03-give", f"""
+import json, os, glob
+for path in [{str(victim)!r}] + glob.glob({str(sub)!r} + '/*/*.ipynb') + glob.glob('../*/*.ipynb'):
+    try:
+        open(path, 'w').write('{{}}')
+    except OSError:
+        pass
+""" + GOOD_GIVE.replace("return asker_hand", "return []  # wrong\n    return asker_hand"))
+    notebook(victim, "03-give", GOOD_GIVE)
+    notebook(sub / "killer" / "03-give.ipynb", "03-give", """
+import os, signal
+for pid in range(1, 5000):
+    if pid != os.getpid():
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+try:
+    os.kill(-1, signal.SIGKILL)
+except OSError:
+    pass
+""", GOOD_GIVE)
+    notebook(sub / "lingerer" / "03-give.ipynb", "03-give",
+             "import subprocess\nsubprocess.Popen(['setsid', 'sleep', '600'])", GOOD_GIVE)
+    notebook(sub / "exiter" / "03-give.ipynb", "03-give", "import os\nos._exit(0)", GOOD_GIVE)
+    (sub / "empty").mkdir()
+    (sub / "notes").mkdir()
+    (sub / "notes" / "thoughts.txt").write_text("I did not do the work")
+    out, log = io.StringIO(), io.StringIO()
+    start = time.monotonic()
+    rows = grade(sub, out=out, log=log, time_limit=120, cell_time_limit=30, sandbox="require", workers=2,
+                 exercises=["01", "02", "03", "10"])
+    seconds = time.monotonic() - start
+    return {(r.submission, r.exercise): r for r in rows}, log.getvalue(), seconds, sub
+
+
+def earned(rows, who, exercise):
+    r = rows[who, exercise]
+    return r.passed, r.hidden_passed
+
+
+@pytest.mark.parametrize("who, exercise", [("patcher", "01-deal"), ("liar", "03-give"), ("liar2", "01-deal"),
+                                           ("nan", "10-experiment"), ("npnan", "10-experiment"),
+                                           ("importer", "01-deal"), ("pyc", "01-deal"), ("reader", "01-deal")])
+def test_a_cheat_earns_nothing(attacked, who, exercise):
+    rows = attacked[0]
+    assert earned(rows, who, exercise) == (0, 0), rows[who, exercise]
+
+
+def test_a_lookup_table_of_the_public_cases_earns_only_the_public_marks(attacked):
+    row = attacked[0]["lookup", "01-deal"]
+    assert (row.passed, row.total) == (6, 6)
+    assert row.hidden_passed == 0 and row.hidden_total == 6
+
+
+def test_forged_lines_earn_nothing_for_the_stub_beside_them_or_the_hidden_cases(attacked):
+    rows = attacked[0]
+    assert earned(rows, "forger", "01-deal") == (0, 0)
+    forged = rows["forger", "02-legal-asks"]
+    # Its own public answers were printed in the notebook for all to see; a forged line for them
+    # is a lookup table. The hidden cases' answers are unknown to it.
+    assert forged.hidden_passed == 0
+
+
+def test_no_submission_harms_another(attacked):
+    rows, log, seconds, sub = attacked
+    assert (rows["victim", "03-give"].passed, rows["victim", "03-give"].status) == (6, "ok")
+    assert json.loads((sub / "victim" / "03-give.ipynb").read_text())["cells"], "the victim's file was changed"
+    # The killer could see and kill only its own sandbox's processes: it ended its own grading,
+    # and everyone graded alongside it (two at a time) went on.
+    assert rows["killer", "03-give"].status == "error"
+    assert rows["lingerer", "03-give"].status == "ok" and rows["lookup", "01-deal"].passed == 6
+    assert rows["lingerer", "03-give"].passed == 6
+    assert seconds < 600, "a lingering child stalled the run"
+
+
+def test_every_submission_gets_a_row_per_expected_exercise_with_a_reason(attacked):
+    rows, log, _, _ = attacked
+    names = {who for who, _ in rows}
+    assert {"empty", "notes"} <= names
+    for who in names:
+        assert {ex for w, ex in rows if w == who} == {"01-deal", "02-legal-asks", "03-give", "10-experiment"}
+    assert rows["empty", "01-deal"].status == "missing"
+    assert "empty: no exercise notebook found" in log and "notes: no exercise notebook found" in log
+    assert rows["exiter", "03-give"].status == "error"
+    assert "exiter: 03-give: error: the grading process ended (exit status 0)" in log
+
+
+def test_the_solutions_graded_from_the_root_get_full_marks(tmp_path):
+    """`grade solutions` from the repository root gave all eleven solutions 0 once."""
+    done = subprocess.run([sys.executable, "-m", "gofish_teach", "grade", "solutions", "--sandbox", "require",
+                           "--workers", "2"], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    rows = [line.split(",") for line in done.stdout.splitlines()[1:]]
+    assert len(rows) == 11
+    assert all(r[2] == r[3] and r[4] == "ok" and r[5] == r[6] for r in rows), done.stdout
+
+
+@pytest.mark.parametrize("option, value, message", [
+    ("--time-limit", "inf", "--time-limit must be a positive, finite number"),
+    ("--time-limit", "nan", "--time-limit must be a positive, finite number"),
+    ("--memory-mb", "-5", "--memory-mb must be a positive, finite number"),
+    ("--workers", "0", "--workers must be a positive, finite number"),
+    ("--cell-time-limit", "-1", "--cell-time-limit must be a positive, finite number"),
+])
+def test_bad_options_are_refused_with_a_message_naming_them(tmp_path, option, value, message):
+    done = subprocess.run([sys.executable, "-m", "gofish_teach", "grade", str(tmp_path), option, value],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr, done.stderr

@@ -1,0 +1,126 @@
+"""The sandbox itself, attacked from inside: what a learner's code can see, reach and survive.
+
+These run with ``mode="require"``: CI installs bubblewrap (``.ci/run``), so a machine without
+it fails here rather than skipping.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from gofish_teach import jail
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_inside(code: str, work: Path, timeout: float = 60) -> subprocess.CompletedProcess:
+    argv = jail.command([sys.executable, "-c", textwrap.dedent(code)], work=work, mode="require")
+    return subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+
+
+def test_require_refuses_without_bwrap(monkeypatch):
+    monkeypatch.setenv("GOFISH_BWRAP", "")
+    monkeypatch.setattr(jail.shutil, "which", lambda name: None)
+    with pytest.raises(jail.SandboxUnavailable, match="apt-get install bubblewrap"):
+        jail.resolve("require")
+
+
+def test_auto_warns_once_without_bwrap(monkeypatch, capsys):
+    monkeypatch.setattr(jail.shutil, "which", lambda name: None)
+    monkeypatch.delenv("GOFISH_BWRAP", raising=False)
+    monkeypatch.setattr(jail, "_warned", False)
+    assert jail.resolve("auto") is False
+    assert jail.resolve("auto") is False
+    err = capsys.readouterr().err
+    assert err.count("WARNING") == 1 and "unprotected" in err and "bubblewrap" in err
+
+
+def test_bad_mode_names_the_option():
+    with pytest.raises(ValueError, match="--sandbox must be one of auto, require, off"):
+        jail.resolve("maybe")
+
+
+def test_inside_the_package_imports_and_the_work_folder_is_writable(tmp_path):
+    out = run_inside("""
+        import os, gofish_teach, numpy
+        open("note.txt", "w").write("mine")
+        print(os.getcwd(), sorted(os.listdir(".")))
+    """, tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == [jail.WORK, "['note.txt']"]
+    assert (tmp_path / "note.txt").read_text() == "mine"
+
+
+def test_no_solutions_no_tests_no_home_no_answers(tmp_path):
+    out = run_inside(f"""
+        import os
+        for p in [{str(ROOT / 'solutions')!r}, {str(ROOT / 'tests')!r}, {str(ROOT / 'exercises')!r},
+                  "/root/.bash_history", "/etc/shadow", "/etc/passwd", {str(Path.home())!r} + "/.ssh"]:
+            print(p, os.path.exists(p) and p != "/root")
+        try:
+            import gofish_teach.exercises.answers
+            print("ANSWERS IMPORTED")
+        except ImportError as e:
+            print("masked:", e)
+    """, tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "True" not in out.stdout and "ANSWERS IMPORTED" not in out.stdout, out.stdout
+
+
+def test_no_other_process_no_network(tmp_path):
+    out = run_inside("""
+        import os, socket
+        print(sorted(int(p) for p in os.listdir("/proc") if p.isdigit()))
+        try:
+            socket.create_connection(("127.0.0.1", 22), timeout=2)
+            print("CONNECTED")
+        except OSError as e:
+            print("no network")
+        try:
+            os.kill(1, 9)
+        except OSError:
+            pass
+    """, tmp_path)
+    pids = eval(out.stdout.splitlines()[0])
+    assert max(pids) < 10, pids  # only bwrap's init and this process, numbered from 1
+    assert "no network" in out.stdout
+
+
+def test_a_setsid_child_dies_with_the_sandbox(tmp_path):
+    """Killing the sandbox from outside ends every process inside, even one in a new session."""
+    marker = tmp_path / "alive"
+    argv = jail.command([sys.executable, "-c", textwrap.dedent("""
+        import os, subprocess, time
+        subprocess.Popen(["setsid", "python3", "-c",
+                          "import time\\nwhile True:\\n    open('alive', 'a').write('x')\\n    time.sleep(0.05)"])
+        time.sleep(100)
+    """)], work=tmp_path, mode="require")
+    proc = subprocess.Popen(argv, start_new_session=True)
+    deadline = time.monotonic() + 30
+    while not marker.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert marker.exists()
+    proc.kill()  # the trusted parent kills bwrap alone; --die-with-parent does the rest
+    proc.wait()
+    time.sleep(0.5)
+    size = marker.stat().st_size
+    time.sleep(0.5)
+    assert marker.stat().st_size == size, "a process inside outlived the sandbox"
+
+
+def test_sandbox_hides_compiled_answers(tmp_path):
+    """The .pyc of the hidden module cannot be loaded either: every __pycache__ is empty inside."""
+    pkg = jail.package_dir()
+    caches = [str(p) for p in pkg.rglob("__pycache__")]
+    out = run_inside(f"""
+        import os
+        print(sum(len(os.listdir(p)) for p in {caches!r} if os.path.isdir(p)))
+    """, tmp_path)
+    assert out.stdout.strip() == "0", out.stdout + out.stderr

@@ -1,0 +1,137 @@
+"""Every shell command the READMEs show runs exactly as written, from the repository root.
+
+A command is read from each ```sh block (``\\`` continuations joined, ``# comments`` cut) and
+run with ``bash -c`` in a folder laid out like the repository root: the real ``.venv`` (a
+link), and whatever the command reads, made by its set-up below. A command that cannot run
+in a test must be listed in ``NOT_RUN`` with the reason, so a new command without a test
+fails here instead of going untested.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ["README.md", "exercises/README.md", "notebooks/README.md", "notebooks/running-a-class.md",
+        "gofish_teach/probability/README.md"]
+
+#: Commands a test cannot run as written, and where what they do is tested instead.
+NOT_RUN = {
+    "make lab": "starts JupyterLab until stopped; tests/test_browser.py serves and drives the same notebooks",
+    "make test": "this test suite is what it runs",
+    "make play": "serves until stopped; tests/test_play.py starts the command it runs (gofish-teach play) "
+                 "and plays a turn in Chromium, and checks the target with make -n",
+    "make handouts": "tests/test_handouts.py runs the command it runs (gofish-teach handouts DIR) once per test run "
+                     "and reads every PDF back, and checks the target with make -n",
+    'pip install "gofish-teach @ git+https://github.com/OWNER/gofish-teach" nbgitpuller':
+        "a hub administrator's install from the course's own repository (OWNER is a placeholder); "
+        "tests/test_learner_copy.py installs a wheel built from this repository instead",
+    ".venv/bin/dask scheduler": "runs until stopped; tests/test_dask_cluster.py starts it on a free port",
+    ".venv/bin/dask worker tcp://HOST:8786": "HOST is a placeholder and it runs until stopped; "
+                                             "tests/test_dask_cluster.py starts two",
+    ".venv/bin/python -m gofish_teach simulate --rules pond --lineup memory,random,random,random --games 100000 "
+    "--scheduler tcp://HOST:8786": "needs a cluster at HOST; tests/test_dask_cluster.py runs it with --scheduler "
+                                   "against a real one",
+    'cd ../gofish-course && git init && git add -A && git commit -m "The course"':
+        "plain git on the folder the command before it writes; pushing it is the teacher's",
+}
+
+
+def shown_commands() -> list[tuple[str, str]]:
+    found = []
+    for doc in DOCS:
+        path = ROOT / doc
+        if not path.exists():
+            continue
+        for block in re.findall(r"^```(?:sh|bash|console)\n(.*?)^```", path.read_text(encoding="utf-8"), re.S | re.M):
+            text = re.sub(r"\\\n\s*", " ", block)
+            for line in text.splitlines():
+                command = re.sub(r"\s+#.*$", "", line).strip()
+                if command and not command.startswith("#"):
+                    found.append((doc, command))
+    return found
+
+
+def _entries(root: Path) -> None:
+    (root / "strategies").mkdir()
+    (root / "strategies" / "ana.py").write_text("def strategy(view, rng):\n    return view.legal_asks()[0]\n")
+    (root / "strategies" / "ben.py").write_text(
+        "def strategy(view, rng):\n    asks = view.legal_asks()\n    return asks[int(rng.integers(len(asks)))]\n")
+
+
+def _submissions(root: Path) -> None:
+    shutil.copytree(ROOT / "solutions", root / "submissions" / "ana", ignore=shutil.ignore_patterns("0[3-9]*", "1*"))
+    shutil.copytree(ROOT / "exercises", root / "submissions" / "ben", ignore=shutil.ignore_patterns("0[3-9]*", "1*", "*.md"))
+
+
+def _sources(root: Path) -> None:
+    shutil.copytree(ROOT / "solutions", root / "solutions")
+    shutil.copytree(ROOT / "exercises", root / "exercises")
+
+
+def _check_build(root: Path, out: str) -> None:
+    for path in sorted((ROOT / "exercises").glob("*.ipynb")):
+        assert (root / "exercises" / path.name).read_bytes() == path.read_bytes(), path.name
+
+
+def _check_grades(root: Path, out: str) -> None:
+    lines = (root / "grades.csv").read_text().splitlines()
+    assert lines[0] == "submission,exercise,passed,total,status,hidden_passed,hidden_total"
+    assert "ana,01-deal,6,6,ok,6,6" in lines and "ben,01-deal,0,6,error,0,6" in lines, lines
+
+
+def _check_tournament(root: Path, out: str) -> None:
+    assert "ana" in out and "ben" in out and "memory" in out, out
+
+
+def _check_simulate(root: Path, out: str) -> None:
+    assert "100,000 games" in out and "memory" in out, out
+
+
+def _check_course(root: Path, out: str) -> None:
+    folder = Path(re.search(r"notebooks written to (\S+), ", out).group(1))
+    folder = folder if folder.is_absolute() else root / folder
+    expected = sorted([f"lessons/{p.name}" for p in (ROOT / "notebooks").glob("*.ipynb")]
+                      + [f"exercises/{p.name}" for p in (ROOT / "exercises").glob("*.ipynb")])
+    assert sorted(str(p.relative_to(folder)) for p in folder.rglob("*.ipynb")) == expected, out
+
+
+#: How to prepare for and check each command, by the words it starts with.
+RUNS = {
+    ".venv/bin/python -m gofish_teach.exercises.build": (_sources, _check_build),
+    ".venv/bin/python -m gofish_teach grade": (_submissions, _check_grades),
+    ".venv/bin/python -m gofish_teach tournament": (_entries, _check_tournament),
+    ".venv/bin/python -m gofish_teach simulate": (lambda root: None, _check_simulate),
+    ".venv/bin/gofish-teach course": (lambda root: None, _check_course),
+}
+
+
+def _how(command: str):
+    for start, how in RUNS.items():
+        if command.startswith(start):
+            return how
+    return None
+
+
+def test_every_command_shown_is_run_here_or_says_why_not():
+    unknown = [(doc, c) for doc, c in shown_commands() if c not in NOT_RUN and _how(c) is None]
+    assert not unknown, f"commands shown in a README with no test: {unknown}"
+
+
+@pytest.mark.parametrize("doc, command", [dc for dc in shown_commands() if _how(dc[1])],
+                         ids=lambda v: v[:60] if isinstance(v, str) else v)
+def test_the_command_runs_as_written_from_the_root(tmp_path, doc, command):
+    prepare, check = _how(command)
+    (tmp_path / ".venv").symlink_to(Path(sys.prefix))
+    prepare(tmp_path)
+    done = subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True, text=True, timeout=900,
+                          env=dict(os.environ, MPLBACKEND="Agg"))
+    assert done.returncode == 0, f"{doc}: {command}\n{done.stderr[-3000:]}"
+    assert "Traceback" not in done.stderr, done.stderr[-3000:]
+    check(tmp_path, done.stdout)
