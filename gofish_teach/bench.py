@@ -1,13 +1,22 @@
 """``make bench``: the speed figures we quote, measured in one run on this machine.
 
 The machine is shared and noisy, so each figure is printed next to a baseline measured in
-the same run (a fixed amount of plain-Python work), and the ratio is what to compare
-between runs. Usage: ``python -m gofish_teach.bench [--quick]``.
+the same run, and the ratio is what to compare between runs: a fixed amount of plain-Python
+work, and (when a checkout of it is given) the code at commit 55d70c6, from before views
+held copies, seats had their own generators and bots skipped dead asks. Give it as
+``--baseline PATH`` or ``GOFISH_BENCH_BASELINE=PATH`` (``PATH`` holds ``gofish_teach/``,
+e.g. ``git worktree add /tmp/old 55d70c6``); without it the report says the comparison is
+not available. Games per second are per core of CPU time (``time.process_time``), the best
+of a few runs, the two versions run by turns in fresh processes, so other work on the
+machine shifts both alike.
+
+Usage: ``python -m gofish_teach.bench [--quick] [--baseline PATH]``.
 """
 from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import signal
 import socket
@@ -114,6 +123,32 @@ def bench_fast(quick: bool) -> list[str]:
     return lines
 
 
+def table_times(name: str, n: int, games: int, cold_every: int = 0) -> tuple[list, list, int]:
+    """Seconds for ``posterior(view, samples=2000).table()`` at every decision of ``games``
+    seeded games of random play (warm: each call reuses what the previous ones worked out),
+    seconds from scratch at every ``cold_every``-th point (none if 0), and how many points were exact."""
+    from .probability import exact, posterior
+    from .strategies import random as random_ask
+
+    warm, cold, exact_points = [], [], 0
+    for seed in range(games):
+        game, rng = Game(Rules.preset(name), n, seed=seed), np.random.default_rng(seed)
+        while not game.is_over:
+            view = game.view(game.current_player)
+            start = time.perf_counter()
+            post = posterior(view, samples=2000)
+            post.table()
+            warm.append(time.perf_counter() - start)
+            exact_points += post.exact
+            if cold_every and len(warm) % cold_every == 1:
+                exact.forget()
+                start = time.perf_counter()
+                posterior(view, samples=2000).table()
+                cold.append(time.perf_counter() - start)
+            game.ask(*random_ask(view, rng))
+    return warm, cold, exact_points
+
+
 def bench_cluster(quick: bool) -> list[str]:
     """``simulate`` in one local process against a two-worker Dask cluster on this machine,
     started with Dask's own commands (``dask scheduler``, ``dask worker``), as the README says."""
@@ -167,28 +202,10 @@ def bench_probability(quick: bool) -> list[str]:
     top) at every decision point of seeded games under random play, as a player following the
     game gets it (each call reuses what the previous ones worked out); every tenth point is
     also timed from scratch. Median and 99th percentile, and the share answered exactly."""
-    from .probability import exact, posterior
-    from .strategies import random as random_ask
-
     games = 5 if quick else 200
     lines = [f"Probability tables, exact where possible, strategy 'random' in every seat, {games} seeded games each:"]
     for name, n in (("family", 2), ("pond", 4)):
-        warm, cold, exact_points = [], [], 0
-        for seed in range(games):
-            game, rng = Game(Rules.preset(name), n, seed=seed), np.random.default_rng(seed)
-            while not game.is_over:
-                view = game.view(game.current_player)
-                start = time.perf_counter()
-                post = posterior(view, samples=2000)
-                post.table()
-                warm.append(time.perf_counter() - start)
-                exact_points += post.exact
-                if len(warm) % 10 == 1:
-                    exact.forget()
-                    start = time.perf_counter()
-                    posterior(view, samples=2000).table()
-                    cold.append(time.perf_counter() - start)
-                game.ask(*random_ask(view, rng))
+        warm, cold, exact_points = table_times(name, n, games, cold_every=10)
         w, c = np.array(warm) * 1e3, np.array(cold) * 1e3
         lines.append(f"  {name} {n} players: median {np.median(w):6.1f} ms, p99 {np.percentile(w, 99):7.1f} ms, "
                      f"exact at {exact_points:,} of {len(w):,} points ({exact_points / len(w):.2%}) "
@@ -223,18 +240,160 @@ def bench_table(quick: bool) -> list[str]:
     return section(quick)
 
 
-SECTIONS = [bench_engine, bench_fast, bench_cluster, bench_facts, bench_probability, bench_table]
+# ---------------------------------------------------------------------- against the baseline commit
+#: The commit the speed goals are measured against (see the module docstring).
+BASELINE_COMMIT = "55d70c6"
+#: Environment variable naming a checkout of BASELINE_COMMIT (``--baseline`` overrides it).
+BASELINE_ENV = "GOFISH_BENCH_BASELINE"
+#: The lineups of the speed goals: pond rules, 4 players.
+LINEUPS = {"random x4": ["random"] * 4, "memory + 3 random": ["memory"] + ["random"] * 3,
+           "memory x4": ["memory"] * 4}
+#: Goals, as this code's speed over the baseline's: at least as fast on the fast path,
+#: within 1.3x on the readable engine.
+FAST_GOAL, READABLE_GOAL = 1.0, 1 / 1.3
+
+# Run in a fresh process with PYTHONPATH set to one version's checkout: simulate() is the one
+# call both versions share. Prints games per CPU second, the best of ``reps`` runs.
+_MEASURE = """
+import json, sys, time
+from gofish_teach.simulate import simulate
+lineup, games, fast, reps = json.loads(sys.argv[1])
+simulate(lineup, "pond", games=min(games, 100), seed=1, workers=1, fast=fast)  # loading compiled code: not timed
+best = 0.0
+for _ in range(reps):
+    start = time.process_time()
+    simulate(lineup, "pond", games=games, seed=0, workers=1, fast=fast)
+    best = max(best, games / (time.process_time() - start))
+print(best)
+"""
+
+
+def this_checkout() -> str:
+    """The folder holding this ``gofish_teach`` package."""
+    return str(Path(__file__).resolve().parents[1])
+
+
+def find_baseline(path: str | None) -> tuple[str | None, str]:
+    """``(checkout, note)``: the baseline checkout to compare with, or ``None`` and why not."""
+    path = path or os.environ.get(BASELINE_ENV)
+    if not path:
+        return None, (f"baseline {BASELINE_COMMIT}: not available (give --baseline PATH or {BASELINE_ENV}=PATH, "
+                      f"a checkout of it, e.g. `git worktree add /tmp/old {BASELINE_COMMIT}`)")
+    if not (Path(path) / "gofish_teach" / "simulate.py").is_file():
+        return None, f"baseline {BASELINE_COMMIT}: not available ({path} holds no gofish_teach/simulate.py)"
+    return str(Path(path).resolve()), f"baseline {BASELINE_COMMIT}: {Path(path).resolve()}"
+
+
+def games_per_second(checkout: str, lineup, games: int, fast: bool, reps: int = 2) -> float:
+    """Games per CPU second of ``simulate(lineup, "pond", games, workers=1, fast=fast)`` with the
+    package of ``checkout``, in a fresh process (the best of ``reps`` runs)."""
+    env = dict(os.environ, PYTHONPATH=checkout)
+    done = subprocess.run([sys.executable, "-c", _MEASURE, json.dumps([list(lineup), games, fast, reps])],
+                          env=env, capture_output=True, text=True, check=True)
+    return float(done.stdout.split()[-1])
+
+
+def bench_versus(quick: bool, baseline: str | None = None) -> list[str]:
+    """The speed goals: this code against the baseline commit, side by side in one run."""
+    checkout, note = find_baseline(baseline)
+    fast_games, slow_games, rounds = (5_000, 60, 1) if quick else (50_000, 600, 3)
+    cases = [(f"fast path, {name}", lineup, fast_games, True, FAST_GOAL) for name, lineup in LINEUPS.items()]
+    cases.append(("readable engine, random x4", LINEUPS["random x4"], slow_games, False, READABLE_GOAL))
+    lines = [f"This code against {BASELINE_COMMIT}: simulate(..., 'pond', workers=1), 4 players, games per CPU second "
+             f"(best of {2 * rounds} runs; {note})"]
+    for label, lineup, games, fast, goal in cases:
+        new, old = 0.0, 0.0
+        for _ in range(rounds):  # by turns, so that a busy spell slows both
+            new = max(new, games_per_second(this_checkout(), lineup, games, fast))
+            if checkout:
+                old = max(old, games_per_second(checkout, lineup, games, fast))
+        line = f"  {label:<30} now {new:9,.0f} games/s ({games:,} games)"
+        if checkout:
+            verdict = "goal met" if new / old >= goal else f"goal ({goal:.2f}x) not met"
+            line += f";  {BASELINE_COMMIT}: {old:9,.0f};  now/then {new / old:5.2f}x  ({verdict})"
+        lines.append(line)
+    return lines
+
+
+def bench_openspiel(quick: bool) -> list[str]:
+    """OpenSpiel's ``go_fish``, random play, 4 players, per core, when ``open_spiel`` is installed
+    (it is not a dependency), next to this fast path in the same run."""
+    try:
+        import pyspiel
+    except ImportError:
+        return ["OpenSpiel: not installed here (`pip install open_spiel` to compare its go_fish per core); skipped"]
+    try:
+        game = pyspiel.load_game("go_fish", {"players": 4})
+    except Exception as e:  # a build without go_fish, or other parameter names
+        return [f"OpenSpiel: installed, but go_fish with 4 players did not load ({e}); skipped"]
+    rng, games = np.random.default_rng(0), 200 if quick else 3000
+    start = time.process_time()
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(outcomes[rng.choice(len(outcomes), p=probs)])
+            else:
+                actions = state.legal_actions()
+                state.apply_action(actions[int(rng.random() * len(actions))])
+    theirs = games / (time.process_time() - start)
+    ours = games_per_second(this_checkout(), LINEUPS["random x4"], 5_000 if quick else 50_000, True)
+    return [f"OpenSpiel go_fish, random play, 4 players: {theirs:,.0f} games per CPU second; this fast path "
+            f"(random x4, pond): {ours:,.0f}, {ours / theirs:,.1f}x per core"]
+
+
+def bench_exact_tables(quick: bool, games: int | None = None) -> list[str]:
+    """The exact-table goals: ``posterior(view).table()`` at every decision of seeded games under
+    random play, warm (as a player following the game gets them): median, p99, worst, and the
+    share answered exactly, for pond at 5 and 6 players and family and bicycle at their largest."""
+    games = games or (2 if quick else 200)
+    cases = [("pond", 5), ("pond", 6)]
+    cases += [(name, Rules.preset(name).max_players) for name in ("family", "bicycle")]
+    lines = [f"Exact tables, posterior(view).table() at every decision, random play, {games} seeded games each "
+             "(goals: exact at every decision; median under 50 ms and p99 under 500 ms):"]
+    for name, n in cases:
+        times, _, exact_points = table_times(name, n, games)
+        t = np.array(times) * 1e3
+        lines.append(f"  {name} {n} players: median {np.median(t):6.1f} ms, p99 {np.percentile(t, 99):7.1f} ms, "
+                     f"worst {t.max():7.1f} ms, exact at {exact_points:,} of {len(t):,} points "
+                     f"({exact_points / len(t):.2%})")
+    return lines
+
+
+def bench_table_six(quick: bool) -> list[str]:
+    """The Table at 6 players (you and five bots, greedy among them) with the knowledge panel on:
+    the worst single learner action."""
+    from .widgets._bench import learner_actions
+
+    games = 1 if quick else 3
+    opponents = ("memory", "random", "greedy", "random", "greedy")
+    times = learner_actions(games=games, seed=0, opponents=opponents, knowledge=True,
+                            max_actions=30 if quick else 10_000)
+    worst = max(((max(t), action) for action, t in times.items() if t), default=(0.0, "none"))
+    return [f"The table, pond, 6 players (you, {', '.join(opponents)}), knowledge panel on, {games} game(s): "
+            f"worst action {worst[0] * 1e3:,.0f} ms ({worst[1]}; goal: under 500 ms)"]
+
+
+SECTIONS = [bench_engine, bench_fast, bench_openspiel, bench_cluster, bench_facts, bench_probability, bench_table,
+            bench_table_six]
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m gofish_teach.bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer games, for a smoke test")
+    parser.add_argument("--baseline", metavar="PATH",
+                        help=f"a checkout of commit {BASELINE_COMMIT} to compare with (default: ${BASELINE_ENV})")
+    parser.add_argument("--table-games", type=int, metavar="N",
+                        help="seeded games per case of the exact-table goals (default 200; 2 with --quick)")
     args = parser.parse_args(argv)
     base = baseline_ops_per_second()
     print(f"Baseline: {base / 1e6:.2f} M plain-Python ops/s (compare ratios between runs, not raw figures)")
+    for line in bench_versus(args.quick, args.baseline) + bench_exact_tables(args.quick, args.table_games):
+        print(line, flush=True)
     for section in SECTIONS:
         for line in section(args.quick):
-            print(line)
+            print(line, flush=True)
     print(f"Baseline after: {baseline_ops_per_second() / 1e6:.2f} M ops/s")
 
 

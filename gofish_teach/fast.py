@@ -90,6 +90,10 @@ TOO_LONG = -1
 #: if they need more, the batch is played again with room for every ask.
 MOVES_ROOM = 128
 
+# Every compiled function uses error_model="numpy": no divisor here is ever zero (the seat
+# counts and rank counts are checked first), and without the check Python's error model adds to
+# each % and //, the inner loop is faster.
+
 # --------------------------------------------------------------------------- NumPy's default_rng
 # numba turns a mix of uint64 and plain ints into float64, so every constant is typed.
 _U16, _U32, _U11, _U58, _U63 = np.uint64(16), np.uint64(32), np.uint64(11), np.uint64(58), np.uint64(63)
@@ -106,7 +110,7 @@ _TO_DOUBLE = 1.0 / 9007199254740992.0  # 2**-53
 _POOL_SIZE = 4  # SeedSequence's pool, in 32-bit words (its default pool_size)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _hashmix(value, hash_const):
     # SeedSequence's 32-bit hash; returns the new value and the advanced constant.
     value = (value ^ hash_const) & _MASK32
@@ -115,13 +119,13 @@ def _hashmix(value, hash_const):
     return value ^ (value >> _U16), hash_const
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _mix(x, y):
     result = (_MIX_L * x - _MIX_R * y) & _MASK32
     return result ^ (result >> _U16)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _mulhi(a, b):
     """The high 64 bits of the 128-bit product of two uint64."""
     a0, a1, b0, b1 = a & _MASK32, a >> _U32, b & _MASK32, b >> _U32
@@ -130,24 +134,26 @@ def _mulhi(a, b):
     return p11 + (p01 >> _U32) + (p10 >> _U32) + (mid >> _U32)
 
 
-@njit(cache=True)
-def _pcg_step(rng):
-    # state = state * multiplier + increment (mod 2**128); rng = [state_hi, state_lo, inc_hi, inc_lo]
-    hi, lo = rng[0], rng[1]
+@njit(cache=True, error_model="numpy")
+def _pcg_step(rngs, s):
+    # state = state * multiplier + increment (mod 2**128); rngs[s] = [state_hi, state_lo, inc_hi, inc_lo]
+    # (the table and a row number, not the row itself: a row view costs more than the step)
+    hi, lo = rngs[s, 0], rngs[s, 1]
     new_hi = _mulhi(lo, _PCG_LO) + hi * _PCG_LO + lo * _PCG_HI
     new_lo = lo * _PCG_LO
-    low = new_lo + rng[3]
+    low = new_lo + rngs[s, 3]
     carry = _ONE if low < new_lo else np.uint64(0)
-    rng[0] = new_hi + rng[2] + carry
-    rng[1] = low
+    rngs[s, 0] = new_hi + rngs[s, 2] + carry
+    rngs[s, 1] = low
 
 
-@njit(cache=True)
-def _seed(rng, seed):
-    """Set ``rng`` to the state of ``np.random.default_rng(seed)`` for a uint64 ``seed``."""
+@njit(cache=True, error_model="numpy")
+def _seed(rngs, s, seed, work):
+    """Set ``rngs[s]`` to the state of ``np.random.default_rng(seed)`` for a uint64 ``seed``;
+    ``work`` is room for 8 uint64 (passed in: an allocation per seat per game costs more than the hash)."""
     # SeedSequence(seed): the entropy is the seed's 32-bit words, low first. A seed below
     # 2**32 has one word, but a missing word hashes like a zero word, so two words always do.
-    pool = np.empty(_POOL_SIZE, np.uint64)
+    pool = work[:_POOL_SIZE]
     words = (seed & _MASK32, seed >> _U32, np.uint64(0), np.uint64(0))
     hash_const = _INIT_A
     for i in range(_POOL_SIZE):
@@ -158,7 +164,7 @@ def _seed(rng, seed):
                 mixed, hash_const = _hashmix(pool[i_src], hash_const)
                 pool[i_dst] = _mix(pool[i_dst], mixed)
     # generate_state(4, uint64): eight 32-bit words from the pool, paired low word first.
-    state = np.empty(4, np.uint64)
+    state = work[_POOL_SIZE:]
     hash_const = _INIT_B
     for i in range(8):
         value = (pool[i % _POOL_SIZE] ^ hash_const) & _MASK32
@@ -171,37 +177,38 @@ def _seed(rng, seed):
             state[i // 2] |= value << _U32
     # PCG64(seed_seq): initstate = state[0:2], initseq = state[2:4] (each high word first);
     # inc = initseq * 2 + 1; then step, add initstate, step (pcg_setseq_128_srandom_r).
-    rng[2] = (state[2] << _ONE) | (state[3] >> _U63)
-    rng[3] = (state[3] << _ONE) | _ONE
-    rng[0] = np.uint64(0)
-    rng[1] = np.uint64(0)
-    _pcg_step(rng)
-    low = rng[1] + state[1]
-    carry = _ONE if low < rng[1] else np.uint64(0)
-    rng[0] = rng[0] + state[0] + carry
-    rng[1] = low
-    _pcg_step(rng)
+    rngs[s, 2] = (state[2] << _ONE) | (state[3] >> _U63)
+    rngs[s, 3] = (state[3] << _ONE) | _ONE
+    rngs[s, 0] = np.uint64(0)
+    rngs[s, 1] = np.uint64(0)
+    _pcg_step(rngs, s)
+    low = rngs[s, 1] + state[1]
+    carry = _ONE if low < rngs[s, 1] else np.uint64(0)
+    rngs[s, 0] = rngs[s, 0] + state[0] + carry
+    rngs[s, 1] = low
+    _pcg_step(rngs, s)
 
 
-@njit(cache=True)
-def _random(rng):
+@njit(cache=True, error_model="numpy")
+def _random(rngs, s):
     """The next ``Generator.random()`` double."""
-    _pcg_step(rng)
-    hi, lo = rng[0], rng[1]
+    _pcg_step(rngs, s)
+    hi, lo = rngs[s, 0], rngs[s, 1]
     x = hi ^ lo
     rot = hi >> _U58
     x = (x >> rot) | (x << ((_U64 - rot) & _U63))  # XSL-RR output
     return np.float64(x >> _U11) * _TO_DOUBLE
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _random_doubles(seeds, k):
     out = np.empty((seeds.shape[0], k))
-    rng = np.empty(4, np.uint64)  # [state_hi, state_lo, inc_hi, inc_lo]
+    rngs = np.empty((1, 4), np.uint64)  # [state_hi, state_lo, inc_hi, inc_lo]
+    work = np.empty(2 * _POOL_SIZE, np.uint64)
     for g in range(seeds.shape[0]):
-        _seed(rng, seeds[g])
+        _seed(rngs, 0, seeds[g], work)
         for i in range(k):
-            out[g, i] = _random(rng)
+            out[g, i] = _random(rngs, 0)
     return out
 
 
@@ -216,14 +223,15 @@ def random_doubles(seeds: np.ndarray, k: int) -> np.ndarray:
 #   hands[p, r]  cards of rank r seat p holds         sizes[p]  cards seat p holds
 #   books[p]     books seat p laid down                rngs[p]   seat p's PCG64 state
 #   known[p, r]  public events show p holds r (memory's known holdings), last[p, r] since when
-#   dead[p, r]   p said "Go Fish!" to r and has since drawn nothing and been given no r:
-#                an ask of p for r must fail (the "bots never stall" rule)
-@njit(cache=True)
+#   dead[p]      bit r set: p said "Go Fish!" to r and has since drawn nothing and been given
+#                no r, so an ask of p for r must fail (the "bots never stall" rule); bits, so
+#                that the ranks with a live opponent are one OR per opponent
+@njit(cache=True, error_model="numpy")
 def _partner(p, n, teams):
     return (p + n // 2) % n if teams else NO_PARTNER
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _lay_books(p, hands, sizes, books, known, book_size):
     """Lay down every book ``p`` holds; returns how many. Mirrors ``Game._lay_books``."""
     made = 0
@@ -239,18 +247,32 @@ def _lay_books(p, hands, sizes, books, known, book_size):
     return made
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
+def _lay_book(p, r, hands, sizes, books, known, book_size):
+    """``_lay_books`` when only rank ``r`` of ``p`` changed (every other rank is below a book)."""
+    if hands[p, r] < book_size:
+        return 0
+    hands[p, r] -= book_size
+    sizes[p] -= book_size
+    books[p] += 1
+    known[:, r] = False
+    if sizes[p] == 0:
+        known[p, :] = False
+    return 1
+
+
+@njit(cache=True, error_model="numpy")
 def _draw(p, card, hands, sizes, dead):
     """``p`` takes ``card`` from the ocean; returns its rank. Any draw may bring any rank, so
     no ask of ``p`` is dead any more."""
     r = card // CARDS_PER_RANK
     hands[p, r] += 1
     sizes[p] += 1
-    dead[p, :] = False
+    dead[p] = 0
     return r
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _is_over(n_books, total_books, ocean, end_rule, hands, sizes, teams, bluff):
     """Whether the game has ended (``Game._over_reason`` as a yes/no; the game itself ends in ``Game._end_if_over``)."""
     if n_books == total_books:
@@ -282,22 +304,24 @@ def _is_over(n_books, total_books, ocean, end_rule, hands, sizes, teams, bluff):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _live(q, r, sizes, dead):
     """An ask of ``q`` for ``r`` the public record does not prove must fail."""
-    return sizes[q] > 0 and not dead[q, r]
+    return sizes[q] > 0 and not (dead[q] >> r) & 1
 
 
-@njit(cache=True)
-def _has_live_opponent(p, partner, r, sizes, dead):
+@njit(cache=True, error_model="numpy")
+def _live_ranks(p, partner, sizes, dead):
+    """Bit r set: some opponent of ``p`` can be asked for r without the record proving it fails."""
+    ranks = 0
     for q in range(sizes.shape[0]):
-        if q != p and q != partner and _live(q, r, sizes, dead):
-            return True
-    return False
+        if q != p and q != partner and sizes[q]:
+            ranks |= ~dead[q]
+    return ranks
 
 
-@njit(cache=True)
-def _pick_target(p, partner, r, sizes, dead, rng, buf):
+@njit(cache=True, error_model="numpy")
+def _pick_target(p, partner, r, sizes, dead, rngs, buf):
     """A uniformly random live opponent for ``r``; if none, one holding cards; if none, any
     opponent (seats ascending, one double)."""
     n = sizes.shape[0]
@@ -316,16 +340,16 @@ def _pick_target(p, partner, r, sizes, dead, rng, buf):
             if q != p and q != partner:
                 buf[k] = q
                 k += 1
-    return buf[int(_random(rng) * k)]
+    return buf[int(_random(rngs, p) * k)]
 
 
-@njit(cache=True)
-def _most_held(p, partner, hands, sizes, dead):
-    """The rank ``p`` holds most of (ties: lowest) among those with a live opponent, or among
-    all it holds if none has one."""
+@njit(cache=True, error_model="numpy")
+def _most_held(p, hands, live):
+    """The rank ``p`` holds most of (ties: lowest) among those with a live opponent (bits of
+    ``live``), or among all it holds if none has one."""
     best, best_count = -1, 0
     for r in range(hands.shape[1]):
-        if hands[p, r] > best_count and _has_live_opponent(p, partner, r, sizes, dead):
+        if hands[p, r] > best_count and (live >> r) & 1:
             best, best_count = r, hands[p, r]  # strictly more: ties keep the lowest rank
     if best >= 0:
         return best
@@ -335,28 +359,47 @@ def _most_held(p, partner, hands, sizes, dead):
     return best
 
 
-@njit(cache=True)
-def _choose(code, p, hands, sizes, known, last, dead, teams, rng, buf):
+@njit(cache=True, error_model="numpy")
+def _count_ranks(ranks):
+    """How many bits ``ranks`` has set."""
+    k = 0
+    while ranks:
+        ranks &= ranks - 1
+        k += 1
+    return k
+
+
+@njit(cache=True, error_model="numpy")
+def _nth_rank(ranks, j):
+    """The ``j``-th (from 0, lowest first) bit set in ``ranks``: the j-th of those ranks in deck order."""
+    for _ in range(j):
+        ranks &= ranks - 1
+    r = 0
+    while not (ranks >> r) & 1:
+        r += 1
+    return r
+
+
+@njit(cache=True, error_model="numpy")
+def _choose(code, p, hands, sizes, known, last, dead, teams, rngs, buf):
     """One decision of a built-in strategy (see :mod:`gofish_teach.strategies`): (target, rank index)."""
     n, n_ranks = hands.shape
     partner = _partner(p, n, teams)
+    live = _live_ranks(p, partner, sizes, dead)
     if code == RANDOM:
-        k = 0
+        held = 0
         for r in range(n_ranks):
-            if hands[p, r] and _has_live_opponent(p, partner, r, sizes, dead):
-                buf[k] = r
-                k += 1
-        if k == 0:
-            for r in range(n_ranks):
-                if hands[p, r]:
-                    buf[k] = r
-                    k += 1
-        rank = buf[int(_random(rng) * k)]
-        return _pick_target(p, partner, rank, sizes, dead, rng, buf), rank
+            if hands[p, r]:
+                held |= 1 << r
+        ranks = held & live
+        if ranks == 0:
+            ranks = held
+        rank = _nth_rank(ranks, int(_random(rngs, p) * _count_ranks(ranks)))
+        return _pick_target(p, partner, rank, sizes, dead, rngs, buf), rank
     if code == MEMORY:  # the held rank with a live known holder it holds most of
         rank, best_count = -1, 0
         for r in range(n_ranks):
-            if hands[p, r] > best_count:
+            if hands[p, r] > best_count and (live >> r) & 1:
                 for q in range(n):
                     if q != p and q != partner and known[q, r] and _live(q, r, sizes, dead):
                         rank, best_count = r, hands[p, r]
@@ -368,13 +411,13 @@ def _choose(code, p, hands, sizes, known, last, dead, teams, rng, buf):
                         and last[q, rank] > latest:
                     target, latest = q, last[q, rank]
             return target, rank
-    rank = _most_held(p, partner, hands, sizes, dead)  # most_held, and memory's fallback
-    return _pick_target(p, partner, rank, sizes, dead, rng, buf), rank
+    rank = _most_held(p, hands, live)  # most_held, and memory's fallback
+    return _pick_target(p, partner, rank, sizes, dead, rngs, buf), rank
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _play(deck, seeds, codes, deal, empty_rule, end_rule, draw_again, book_size, total_books, teams, bluff,
-          max_asks, hands, sizes, books, known, last, dead, rngs, buf, trace):
+          max_asks, hands, sizes, books, known, last, dead, rngs, work, buf, trace):
     """One game, following ``Game`` step by step; fills ``books`` and, while it has room,
     ``trace`` with the asks (player, target, rank). Returns the number of asks (TOO_LONG if
     the game reached ``max_asks`` asks without ending) and how many asks ago a card last moved."""
@@ -383,9 +426,9 @@ def _play(deck, seeds, codes, deal, empty_rule, end_rule, draw_again, book_size,
     hands[:, :] = 0
     books[:] = 0
     known[:, :] = False
-    dead[:, :] = False
+    dead[:] = 0
     for p in range(n):
-        _seed(rngs[p], seeds[p])
+        _seed(rngs, p, seeds[p], work)
     for k in range(deal * n):  # one card at a time, round robin from seat 0
         hands[k % n, deck[k] // CARDS_PER_RANK] += 1
     sizes[:] = deal
@@ -423,7 +466,7 @@ def _play(deck, seeds, codes, deal, empty_rule, end_rule, draw_again, book_size,
         if asks == max_asks:
             return TOO_LONG, asks - moved
         p = current
-        target, r = _choose(codes[p], p, hands, sizes, known, last, dead, teams, rngs[p], buf)
+        target, r = _choose(codes[p], p, hands, sizes, known, last, dead, teams, rngs, buf)
         if asks < trace.shape[0]:
             trace[asks, 0], trace[asks, 1], trace[asks, 2] = p, target, r
         asks += 1
@@ -438,17 +481,17 @@ def _play(deck, seeds, codes, deal, empty_rule, end_rule, draw_again, book_size,
             sizes[target] -= got
             hands[p, r] += got
             sizes[p] += got
-            dead[p, r] = False
+            dead[p] &= ~(1 << r)
             known[target, r] = False
             if sizes[target] == 0:
                 known[target, :] = False
             clock += 1
             last[p, r] = clock  # receiving shows it again
-            n_books += _lay_books(p, hands, sizes, books, known, book_size)
+            n_books += _lay_book(p, r, hands, sizes, books, known, book_size)
             again = True
         else:
             known[target, r] = False  # "Go Fish!"
-            dead[target, r] = True
+            dead[target] |= 1 << r
             if top < size:
                 moved = asks
                 drawn = _draw(p, deck[top], hands, sizes, dead)
@@ -458,14 +501,14 @@ def _play(deck, seeds, codes, deal, empty_rule, end_rule, draw_again, book_size,
                     clock += 1
                     known[p, r] = True
                     last[p, r] = clock
-                made = _lay_books(p, hands, sizes, books, known, book_size)
+                made = _lay_book(p, drawn, hands, sizes, books, known, book_size)
                 n_books += made
                 again = lucky or (made > 0 and draw_again)
         if not again and not _is_over(n_books, total_books, size - top, end_rule, hands, sizes, teams, bluff):
             current = (current + 1) % n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _play_many(codes, deal, empty_rule, end_rule, draw_again, book_size, total_books, teams, bluff, n_ranks,
                max_asks, decks, seeds, books_out, asks_out, winners_out, trace):
     """Play every game; returns (the first game that reached max_asks or -1, its idle asks,
@@ -475,8 +518,9 @@ def _play_many(codes, deal, empty_rule, end_rule, draw_again, book_size, total_b
     sizes = np.zeros(n, np.int64)
     known = np.zeros((n, n_ranks), np.bool_)
     last = np.zeros((n, n_ranks), np.int64)
-    dead = np.zeros((n, n_ranks), np.bool_)
+    dead = np.zeros(n, np.int64)
     rngs = np.empty((n, 4), np.uint64)
+    work = np.empty(2 * _POOL_SIZE, np.uint64)
     buf = np.empty(max(n, n_ranks), np.int64)
     score = np.empty(n, np.int64)
     used = 0
@@ -484,7 +528,7 @@ def _play_many(codes, deal, empty_rule, end_rule, draw_again, book_size, total_b
         books = books_out[g]
         start = min(used, trace.shape[0])
         asks, idle = _play(decks[g], seeds[g], codes, deal, empty_rule, end_rule, draw_again, book_size,
-                           total_books, teams, bluff, max_asks, hands, sizes, books, known, last, dead, rngs, buf,
+                           total_books, teams, bluff, max_asks, hands, sizes, books, known, last, dead, rngs, work, buf,
                            trace[start:])
         if asks == TOO_LONG:
             return g, idle, used
@@ -499,7 +543,7 @@ def _play_many(codes, deal, empty_rule, end_rule, draw_again, book_size, total_b
     return -1, 0, used
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _first_bad_deck(decks):
     """The first row that is not a permutation of 0..size-1 (codes already in range), or -1."""
     seen = np.zeros(decks.shape[1], np.int64)
@@ -602,7 +646,7 @@ def play_games(lineup: Sequence[str], rules: Rules, decks: np.ndarray, seeds: np
             error = GameTooLong(too_long_message(f"decks[{stuck}]", max_asks, idle, lineup, rules))
             error.row, error.idle_asks = int(stuck), int(idle)  # for simulate, to name the tournament's game
             raise error
-        if used <= len(trace):
+        if not moves or used <= len(trace):  # without moves, trace has no rows and needs none
             break
         trace = np.zeros((used, 3), np.int16)  # the same games again, with room for every ask
     out = {"books": books, "asks": asks, "winners": winners}

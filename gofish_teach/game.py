@@ -60,6 +60,8 @@ def _shown(value) -> str:
 
 def _is_whole(value) -> bool:
     """A whole number (``int`` or a numpy integer), but not ``True``/``False``."""
+    if type(value) is int:  # the usual case, without the slower check against the abstract class
+        return True
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 

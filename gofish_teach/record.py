@@ -33,7 +33,8 @@ True
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator, NamedTuple
+from types import MappingProxyType
+from typing import Iterable, Iterator, Mapping, NamedTuple
 
 from .cards import Card
 from .events import Ask, Book, Deal, Draw, GameOver, GoFish, Give
@@ -128,6 +129,8 @@ def fished_for(draw: Draw, last_ask: Ask | None) -> str | None:
 
 
 # ---------------------------------------------------------------------- the record
+_EMPTY: Mapping[str, int] = MappingProxyType({})
+
 class Record:
     """What the events read so far say, kept up to date one event at a time: by :meth:`read`,
     which also returns what the event says about hands, or by :meth:`advance`, which does not.
@@ -137,7 +140,8 @@ class Record:
         sizes: cards each seat holds.
         ocean: cards left in the ocean.
         last_ask: the latest :class:`~gofish_teach.events.Ask`, or ``None``.
-        shown: per seat, ``{rank: index of the event where it last showed it holds rank}``.
+        shown: per seat, ``{rank: index of the event where it last showed it holds rank}``, a
+            read-only mapping that is replaced, never changed, so copies of the record share it.
             Asking for a rank, being given it, or a lucky draw of it shows it; giving it away,
             answering "Go Fish!" to it, or anyone's book of it takes it off; a seat whose
             hand becomes empty has nothing shown (cards it draws later are unknown).
@@ -161,7 +165,7 @@ class Record:
         self.sizes = [0] * n_players
         self.ocean = rules.deck_size
         self.last_ask: Ask | None = None
-        self.shown: list[dict[str, int]] = [{} for _ in range(n_players)]
+        self.shown: list[Mapping[str, int]] = [_EMPTY] * n_players  # read-only: a copy shares them
         self.dead: list[frozenset[str]] = [frozenset()] * n_players  # immutable: a copy shares them
         self.unsettled: set[int] = set()
         self.over: str | None = None
@@ -228,7 +232,7 @@ class Record:
         if self.unsettled and kind is not Deal and kind is not Book:
             # Books are laid straight after cards arrive: any other event means they have been.
             self.unsettled.clear()
-        sizes, shown = self.sizes, self.shown
+        sizes = self.sizes
         if kind is Deal:
             sizes[event.player] += event.count
             self.ocean -= event.count
@@ -236,18 +240,18 @@ class Record:
         elif kind is Ask:
             q = event.player
             self.last_ask = event
-            shown[q][event.rank] = t
+            self._show(q, event.rank, t)
             self._forget_if_empty(q)
         elif kind is GoFish:
-            shown[event.player].pop(event.rank, None)
+            self._unshow(event.player, event.rank)
             if not self.card_asks:
                 self.dead[event.player] |= {event.rank}
         elif kind is Give:
             q, to, rank, k = event.player, event.to, event.rank, event.count
             sizes[q] -= k
             sizes[to] += k
-            shown[q].pop(rank, None)
-            shown[to][rank] = t
+            self._unshow(q, rank)
+            self._show(to, rank, t)
             if rank in self.dead[to]:
                 self.dead[to] -= {rank}
             self.unsettled.add(to)
@@ -258,20 +262,31 @@ class Record:
             self.ocean -= event.count
             self.dead[q] = frozenset()
             if event.lucky:
-                shown[q][event.cards[0].rank] = t
+                self._show(q, event.cards[0].rank, t)
             self.unsettled.add(q)
         elif kind is Book:
             q = event.player
             sizes[q] -= self.book_size
-            for ranks in shown:
-                ranks.pop(event.rank, None)
+            for seat in range(self.n_players):
+                self._unshow(seat, event.rank)
             self._forget_if_empty(q)
         elif kind is GameOver:
             self.over = event.reason
 
+    def _show(self, seat: int, rank: str, t: int) -> None:
+        ranks = dict(self.shown[seat])
+        ranks[rank] = t
+        self.shown[seat] = MappingProxyType(ranks)
+
+    def _unshow(self, seat: int, rank: str) -> None:
+        if rank in self.shown[seat]:
+            ranks = dict(self.shown[seat])
+            del ranks[rank]
+            self.shown[seat] = MappingProxyType(ranks)
+
     def _forget_if_empty(self, seat: int) -> None:
         if not self.sizes[seat]:
-            self.shown[seat].clear()
+            self.shown[seat] = _EMPTY
 
     def copy(self) -> "Record":
         """An independent copy (reading on from it leaves this record as it is)."""
@@ -279,12 +294,32 @@ class Record:
         other.n_players, other.book_size, other.n_events = self.n_players, self.book_size, self.n_events
         other.card_asks = self.card_asks
         other.sizes, other.ocean, other.last_ask = list(self.sizes), self.ocean, self.last_ask
-        other.shown = list(map(dict, self.shown))
+        other.shown = list(self.shown)  # read-only mappings, replaced rather than changed: shared
         other.dead = list(self.dead)
         other.unsettled, other.over = set(self.unsettled), self.over
         return other
 
+    def __getstate__(self) -> dict:
+        """For pickle (a tournament sends views to worker processes): read-only mappings as dicts.
+
+        >>> import pickle
+        >>> from gofish_teach import Rules
+        >>> record = Record(2, Rules.preset("pond"))
+        >>> for event in (Deal(0, 5, None), Deal(1, 5, None), Ask(0, 1, "7")): record.advance(event)
+        >>> copy = pickle.loads(pickle.dumps(record))
+        >>> copy.shown, copy.n_events, copy.shown[0] is not record.shown[0]
+        ([mappingproxy({'7': 2}), mappingproxy({})], 3, True)
+        """
+        state = {name: getattr(self, name) for name in self.__slots__}
+        state["shown"] = [dict(ranks) for ranks in self.shown]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self.shown = [MappingProxyType(dict(ranks)) for ranks in self.shown]
+
     def __repr__(self) -> str:
         dead = ", ".join("{" + ", ".join(sorted(d, key=str)) + "}" if d else "none" for d in self.dead)
         return (f"<Record of {self.n_events} events: hand sizes {self.sizes}, ocean {self.ocean}, "
-                f"shown {self.shown}, dead asks [{dead}]>")
+                f"shown {self.known_holdings()}, dead asks [{dead}]>")

@@ -76,8 +76,27 @@ def seat_rng(seed: int) -> np.random.Generator:
     [0]
     """
     bits = np.random.PCG64(np.random.SeedSequence([0]))  # a fresh stand-in: nothing shared between seats
-    bits.state = np.random.PCG64(seed).state
+    bits.state = _pcg64_state(seed)
     return np.random.Generator(bits)
+
+
+_PCG64_MULTIPLIER = 0x2360ED051FC65DA44385DF649FCCF645
+_MASK128 = 2**128 - 1
+
+
+def _pcg64_state(seed: int) -> dict:
+    """``np.random.PCG64(seed).state``, without making a second bit generator: PCG64 seeds
+    itself from ``SeedSequence(seed).generate_state(4, uint64)`` as (initstate, initseq), each
+    high word first; inc = 2 * initseq + 1; state = (inc + initstate) * multiplier + inc.
+
+    >>> _pcg64_state(2024) == np.random.PCG64(2024).state
+    True
+    """
+    words = [int(w) for w in np.random.SeedSequence(seed).generate_state(4, np.uint64)]
+    initstate, initseq = words[0] << 64 | words[1], words[2] << 64 | words[3]
+    inc = (initseq << 1 | 1) & _MASK128
+    state = ((inc + initstate) * _PCG64_MULTIPLIER + inc) & _MASK128
+    return {"bit_generator": "PCG64", "state": {"state": state, "inc": inc}, "has_uint32": 0, "uinteger": 0}
 
 
 def _with_cards(view) -> list[int]:

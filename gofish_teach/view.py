@@ -36,6 +36,36 @@ def _public_record(game) -> Record:
     return record
 
 
+#: Public events are shared with views in frozen blocks of this many: a view then holds a
+#: tuple of blocks and the events after the last full block, never a copy of the whole log.
+BLOCK = 64
+
+
+def _public_events(game) -> tuple[tuple, tuple]:
+    """The game's public log so far, as (full blocks, the rest): tuples, so a view can share
+    them with the game and with other views without any of them being able to change them.
+    The tuple of blocks is kept on the game and grows by one block every ``BLOCK`` events."""
+    blocks = game.__dict__.get("_public_blocks", ())
+    events = game._events
+    done = len(blocks) * BLOCK
+    if done + BLOCK <= len(events):
+        blocks = game._public_blocks = blocks + tuple(
+            tuple(events[start:start + BLOCK]) for start in range(done, len(events) - BLOCK + 1, BLOCK))
+        done = len(blocks) * BLOCK
+    return blocks, tuple(events[done:])
+
+
+def _own_events(game, player: int) -> tuple:
+    """``player``'s own events (its dealt and drawn cards) as ``(index, event)`` pairs, a tuple
+    kept on the game and rebuilt only when the player has a new one (they are only ever added)."""
+    cache = game.__dict__.setdefault("_own_events", {})
+    mine = game._private[player]
+    items = cache.get(player)
+    if items is None or len(items) != len(mine):
+        items = cache[player] = tuple(mine.items())
+    return items
+
+
 class View:
     """What ``player`` knows: own hand, the public log with its own draws revealed, and table counts.
 
@@ -73,8 +103,8 @@ class View:
         self.record = _public_record(game).copy()
         # Copies of the public events and of this player's own events (its dealt and drawn
         # cards), never the game's lists: what a strategy does to its view stays in the view.
-        self._public = tuple(game._events)
-        self._mine = tuple(game._private[player].items())
+        self._public = _public_events(game)  # immutable blocks, shared: nothing to copy
+        self._mine = _own_events(game, player)
         self._events = None
 
     @property
@@ -91,7 +121,9 @@ class View:
     def events(self) -> tuple[Event, ...]:
         """Every event this player saw, in order; its own dealt and drawn cards are filled in."""
         if self._events is None:
-            events = list(self._public)
+            blocks, rest = self._public
+            events = [event for block in blocks for event in block]
+            events.extend(rest)
             for i, event in self._mine:
                 events[i] = event
             self._events = tuple(events)
@@ -114,4 +146,8 @@ class View:
     def __repr__(self) -> str:
         hand = " ".join(map(str, self.hand)) or "empty"
         return (f"<View of player {self.player}: hand {hand}, hand sizes {list(self.hand_sizes)}, "
-                f"ocean {self.ocean_size}, books {[len(b) for b in self.books]}, {len(self._public)} events>")
+                f"ocean {self.ocean_size}, books {[len(b) for b in self.books]}, {self._n_public()} events>")
+
+    def _n_public(self) -> int:
+        blocks, rest = self._public
+        return len(blocks) * BLOCK + len(rest)

@@ -26,6 +26,20 @@ def test_the_fast_sections_helper_plays_tournament_games():
     assert bench._fast_chunk(0, 400) == wins and bench._fast_chunk(0, 200) + bench._fast_chunk(200, 400) == wins
 
 
+def test_without_a_baseline_checkout_the_comparison_says_it_is_not_available(tmp_path, monkeypatch):
+    monkeypatch.delenv(bench.BASELINE_ENV, raising=False)
+    assert bench.find_baseline(None)[0] is None and "not available" in bench.find_baseline(None)[1]
+    assert bench.find_baseline(str(tmp_path)) == (None, f"baseline 55d70c6: not available ({tmp_path} holds no "
+                                                        "gofish_teach/simulate.py)")
+    checkout, note = bench.find_baseline(bench.this_checkout())  # any checkout with the package will do
+    assert checkout == bench.this_checkout() and "not available" not in note
+
+
+def test_the_openspiel_section_reports_or_says_it_is_not_installed():
+    lines = bench.bench_openspiel(quick=True)
+    assert len(lines) == 1 and ("not installed" in lines[0] or "per core" in lines[0] or "did not load" in lines[0])
+
+
 def test_the_cluster_section_reports_both_rates_and_their_ratio():
     # A real two-worker cluster, started with Dask's commands (as tests/test_dask_cluster.py does).
     lines = bench.bench_cluster(quick=True)
