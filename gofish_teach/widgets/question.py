@@ -265,7 +265,7 @@ class QuestionWidget(Placeheld, w.VBox):
         self.out.value = feedback.html()
         return feedback
 
-    _what = "The answer buttons"
+    _what = "The answer area"
 
     def __repr__(self) -> str:
         # A saved notebook shows this where the widget would be: no model id, nothing that changes.
