@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from test_browser import HOW_TO_GET_ONE, _browser_path, chromium_page, jupyterlab, open_notebook, run_command, wait_idle
+from test_browser import open_notebook, run_command, wait_idle
 
 CELLS = [
     '''from fractions import Fraction
@@ -26,46 +26,39 @@ Question("P(West holds a Queen) is ...", choices=["more than 1/2", "about 1/2", 
 
 
 @pytest.mark.slow
-def test_question_in_jupyterlab(tmp_path):
-    executable = _browser_path()
-    if executable is None:
-        pytest.skip(HOW_TO_GET_ONE)
-    pytest.importorskip("playwright", reason="pip install playwright (it is in the test extras)")
+def test_question_in_jupyterlab(page, lab, kit, tmp_path):
     import nbformat
 
-    work = tmp_path / "lab"
-    work.mkdir()
-    path = work / "questions.ipynb"
+    path = kit / "questions.ipynb"  # in the folder the session's make lab serves
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in CELLS])
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
     nbformat.write(nb, path)
     subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "notebook", "--execute", "--inplace",
                     "--ExecutePreprocessor.store_widget_state=False", str(path)], check=True, capture_output=True)
 
-    with jupyterlab(work, tmp_path) as url, chromium_page(executable) as page:
-        open_notebook(page, url, path.name)
-        # Saved, not run: the question's text is there, without a kernel's widget state.
-        page.wait_for_selector("text=Predict first.")
-        assert "C. less than 1/2" in page.locator(".jp-OutputArea-output").first.inner_text()
-        page.screenshot(path=str(tmp_path / "question-saved.png"), full_page=True)
+    open_notebook(page, lab, path.name)
+    # Saved, not run: the question's text is there, without a kernel's widget state.
+    page.wait_for_selector("text=Predict first.")
+    assert "C. less than 1/2" in page.locator(".jp-OutputArea-output").first.inner_text()
+    page.screenshot(path=str(tmp_path / "question-saved.png"), full_page=True)
 
-        run_command(page, "runmenu:run-all")
-        wait_idle(page, 120)
-        page.wait_for_selector(".widget-toggle-buttons")
+    run_command(page, "runmenu:run-all")
+    wait_idle(page, 120)
+    page.wait_for_selector(".widget-toggle-buttons")
 
-        page.locator(".widget-toggle-button", has_text="A").first.click()
-        page.wait_for_selector(".gofish-feedback.gofish-wrong")
-        assert "Most Queens are elsewhere." in page.locator(".gofish-feedback").first.inner_text()
-        page.locator(".widget-toggle-button", has_text="C").first.click()
-        page.wait_for_selector(".gofish-feedback.gofish-right")
-        assert page.locator(".gofish-feedback").first.inner_text().startswith("✔ Right. It is 0.37.")
+    page.locator(".widget-toggle-button", has_text="A").first.click()
+    page.wait_for_selector(".gofish-feedback.gofish-wrong")
+    assert "Most Queens are elsewhere." in page.locator(".gofish-feedback").first.inner_text()
+    page.locator(".widget-toggle-button", has_text="C").first.click()
+    page.wait_for_selector(".gofish-feedback.gofish-right")
+    assert page.locator(".gofish-feedback").first.inner_text().startswith("✔ Right. It is 0.37.")
 
-        box = page.locator(".widget-text input").first
-        check = page.locator("button", has_text="Check").first
-        for typed, kind, says in (("1/0", "invalid", "divides by zero"), ("2/32", "wrong", "need not be in the ocean"),
-                                  ("4.26%", "right", "Right.")):
-            box.fill(typed)
-            check.click()
-            page.wait_for_selector(f".gofish-feedback.gofish-{kind}")
-            assert says in page.locator(".gofish-feedback").nth(1).inner_text(), typed
-        page.screenshot(path=str(tmp_path / "question.png"), full_page=True)
+    box = page.locator(".widget-text input").first
+    check = page.locator("button", has_text="Check").first
+    for typed, kind, says in (("1/0", "invalid", "divides by zero"), ("2/32", "wrong", "need not be in the ocean"),
+                              ("4.26%", "right", "Right.")):
+        box.fill(typed)
+        check.click()
+        page.wait_for_selector(f".gofish-feedback.gofish-{kind}")
+        assert says in page.locator(".gofish-feedback").nth(1).inner_text(), typed
+    page.screenshot(path=str(tmp_path / "question.png"), full_page=True)

@@ -7,6 +7,7 @@ Explorer a question, and checks that no Python error reaches the page.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -18,7 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from test_browser import HOW_TO_GET_ONE, RUN_SECONDS, START_SECONDS, _browser_path, _free_port, chromium_page
+from test_browser import ACTION_MS, RUN_SECONDS, START_SECONDS, _free_port
 
 from gofish_teach.play import notebook, voila_command
 
@@ -123,11 +124,8 @@ def _settle(page, selector: str, before: str, seconds: float = 120) -> str:
 
 
 @pytest.mark.slow
-def test_play_a_turn_and_ask_the_explorer_in_a_browser(play_server, tmp_path):
-    executable = _browser_path()
-    if executable is None:
-        pytest.skip(HOW_TO_GET_ONE)
-    with chromium_page(executable) as page:
+def test_play_a_turn_and_ask_the_explorer_in_a_browser(play_server, browser, tmp_path):
+    with _new_page(browser) as page:
         page.goto(play_server)
         page.wait_for_selector(".gf-table .gf-rank", timeout=RUN_SECONDS * 1000)  # a kernel starts for the page
         page.wait_for_selector("text=Probability explorer")
@@ -170,3 +168,14 @@ def test_play_a_turn_and_ask_the_explorer_in_a_browser(play_server, tmp_path):
         assert not [e for e in ERRORS if e in body], body[-3000:]
         assert not page.locator(".gf-oops").count(), page.locator(".gf-oops").first.inner_text()
     print(f"screenshot: {tmp_path / 'play.png'}")
+
+
+@contextlib.contextmanager
+def _new_page(browser):
+    """A page of the session's one Chromium (tests/conftest.py)."""
+    page = browser.new_page(viewport={"width": 1400, "height": 2300})
+    page.set_default_timeout(ACTION_MS)
+    try:
+        yield page
+    finally:
+        page.close()
