@@ -167,7 +167,7 @@ def test_a_client_or_any_executor_else_a_clear_error(client):
 
 def test_the_progress_bar_advances_as_the_clusters_chunks_finish(client, monkeypatch):
     bar = Bar()
-    monkeypatch.setattr(simulate_module, "_progress_bar", lambda total: bar)
+    monkeypatch.setattr(simulate_module, "_progress_bar", lambda total, label="games": bar)
     res = simulate(["memory", "random"], "pond", 300, seed=2, executor=client, progress=True, fast=False)
     assert res.games == 300 and bar.updates == [100] * 3  # one step per chunk of the readable engine
 
@@ -214,7 +214,7 @@ def test_a_worker_lost_mid_run_changes_no_game(cluster, client, monkeypatch):
             killed.append(busy[0])
 
     bar = Bar(kill_a_busy_worker)
-    monkeypatch.setattr(simulate_module, "_progress_bar", lambda total: bar)
+    monkeypatch.setattr(simulate_module, "_progress_bar", lambda total, label="games": bar)
     res = simulate(lineup, "pond", 600, seed=5, executor=client, progress=True, fast=False)
     assert killed and sum(bar.updates) == 600
     assert same_games(res, here)
