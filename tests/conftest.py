@@ -93,13 +93,22 @@ def browser():
 
 
 @pytest.fixture
-def page(browser, lab):
+def blank_page(browser):
+    """A page of the session's one Chromium, with the tests' size and time limit."""
     page = browser.new_page(viewport={"width": 1400, "height": 2300})
     page.set_default_timeout(ACTION_MS)
     try:
         yield page
     finally:
         page.close()
+
+
+@pytest.fixture
+def page(blank_page, lab):
+    """A page for JupyterLab: the kernels it started end with the test (the machine is small)."""
+    try:
+        yield blank_page
+    finally:
         _shut_down_kernels(lab)
 
 

@@ -7,7 +7,6 @@ Explorer a question, and checks that no Python error reaches the page.
 """
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -19,7 +18,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from test_browser import ACTION_MS, RUN_SECONDS, START_SECONDS, _free_port
+from test_browser import RUN_SECONDS, START_SECONDS, _free_port
 
 from gofish_teach.play import notebook, voila_command
 
@@ -124,58 +123,48 @@ def _settle(page, selector: str, before: str, seconds: float = 120) -> str:
 
 
 @pytest.mark.slow
-def test_play_a_turn_and_ask_the_explorer_in_a_browser(play_server, browser, tmp_path):
-    with _new_page(browser) as page:
-        page.goto(play_server)
-        page.wait_for_selector(".gf-table .gf-rank", timeout=RUN_SECONDS * 1000)  # a kernel starts for the page
-        page.wait_for_selector("text=Probability explorer")
-        assert "import" not in page.locator("body").inner_text(), "the page shows code"
-        table = page.locator(".gf-table").first
+def test_play_a_turn_and_ask_the_explorer_in_a_browser(play_server, blank_page, tmp_path):
+    page = blank_page
+    page.goto(play_server)
+    page.wait_for_selector(".gf-table .gf-rank", timeout=RUN_SECONDS * 1000)  # a kernel starts for the page
+    page.wait_for_selector("text=Probability explorer")
+    assert "import" not in page.locator("body").inner_text(), "the page shows code"
+    table = page.locator(".gf-table").first
 
-        # One full turn: ask (again after each success), draw after "Go Fish!", until an opponent has asked.
-        log = page.locator(".gf-table .gf-log").first.inner_html()
-        for _ in range(30):
-            ocean = table.locator("button.gf-ocean")
-            if ocean.is_enabled():
-                ocean.click()
-            else:
-                table.locator("button.gf-rank:not([disabled])").first.click()
-                table.locator("button.gf-ask:not([disabled])").first.click()
-            log = _settle(page, ".gf-table .gf-log", log)
-            text = page.locator(".gf-table .gf-log").first.inner_text()
-            if "You draw" in text and THEIR_ASK.search(text.split("You draw")[-1]):
-                break
+    # One full turn: ask (again after each success), draw after "Go Fish!", until an opponent has asked.
+    log = page.locator(".gf-table .gf-log").first.inner_html()
+    for _ in range(30):
+        ocean = table.locator("button.gf-ocean")
+        if ocean.is_enabled():
+            ocean.click()
         else:
-            pytest.fail(f"the turn never passed to an opponent in 30 clicks; the log says:\n{text}")
-        assert "You ask" in text
-        # Our turn again (or the game is over): something of ours can be clicked, or the log says so.
-        assert table.locator("button.gf-rank:not([disabled]), button.gf-ocean:not([disabled])").count() \
-            or "wins" in text or "Game over" in text
+            table.locator("button.gf-rank:not([disabled])").first.click()
+            table.locator("button.gf-ask:not([disabled])").first.click()
+        log = _settle(page, ".gf-table .gf-log", log)
+        text = page.locator(".gf-table .gf-log").first.inner_text()
+        if "You draw" in text and THEIR_ASK.search(text.split("You draw")[-1]):
+            break
+    else:
+        pytest.fail(f"the turn never passed to an opponent in 30 clicks; the log says:\n{text}")
+    assert "You ask" in text
+    # Our turn again (or the game is over): something of ours can be clicked, or the log says so.
+    assert table.locator("button.gf-rank:not([disabled]), button.gf-ocean:not([disabled])").count() \
+        or "wins" in text or "Game over" in text
 
-        # The Explorer answers a question: the ocean's top card, exactly as Explorer() does in Python.
-        from gofish_teach.widgets import Explorer
+    # The Explorer answers a question: the ocean's top card, exactly as Explorer() does in Python.
+    from gofish_teach.widgets import Explorer
 
-        explorer = Explorer("pond")
-        explorer.about.value = "ocean"
-        answer = explorer.answer
-        assert isinstance(answer, Fraction)
-        page.get_by_role("button", name="the ocean's top card").click()
-        page.wait_for_selector("text=P(the ocean's top card is", timeout=60_000)
-        page.wait_for_selector(f"text={answer.numerator}/{answer.denominator}", timeout=60_000)
+    explorer = Explorer("pond")
+    explorer.about.value = "ocean"
+    answer = explorer.answer
+    assert isinstance(answer, Fraction)
+    page.get_by_role("button", name="the ocean's top card").click()
+    page.wait_for_selector("text=P(the ocean's top card is", timeout=60_000)
+    page.wait_for_selector(f"text={answer.numerator}/{answer.denominator}", timeout=60_000)
 
-        page.screenshot(path=str(tmp_path / "play.png"), full_page=True)
-        body = page.locator("body").inner_text()
-        assert not [e for e in ERRORS if e in body], body[-3000:]
-        assert not page.locator(".gf-oops").count(), page.locator(".gf-oops").first.inner_text()
+    page.screenshot(path=str(tmp_path / "play.png"), full_page=True)
+    body = page.locator("body").inner_text()
+    assert not [e for e in ERRORS if e in body], body[-3000:]
+    assert not page.locator(".gf-oops").count(), page.locator(".gf-oops").first.inner_text()
     print(f"screenshot: {tmp_path / 'play.png'}")
 
-
-@contextlib.contextmanager
-def _new_page(browser):
-    """A page of the session's one Chromium (tests/conftest.py)."""
-    page = browser.new_page(viewport={"width": 1400, "height": 2300})
-    page.set_default_timeout(ACTION_MS)
-    try:
-        yield page
-    finally:
-        page.close()
