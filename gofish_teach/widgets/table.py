@@ -143,6 +143,15 @@ def _button(description: str, cls: str, *, tooltip: str = "", width: str | None 
     return button
 
 
+def _in_kernel() -> bool:
+    """True inside a Jupyter kernel (whose event loop runs between cells)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    return getattr(get_ipython(), "kernel", None) is not None
+
+
 class Table(Placeheld, widgets.VBox):
     """A game of Go Fish against bots, played by clicking.
 
@@ -359,9 +368,15 @@ class Table(Placeheld, widgets.VBox):
 
     def _render_later(self) -> bool:
         """In a kernel, draw the table once the running cell is done rather than at every event
-        (``match.advance()`` from code makes dozens); False where no event loop runs (tests)."""
+        (``match.advance()`` from code makes dozens); False outside a kernel (plain Python, tests).
+
+        Only a kernel's loop is trusted to run the callback after the cell: another library's loop
+        (Playwright's sync API keeps one running) may never get to it.
+        """
         if self._render_due:
             return True
+        if not _in_kernel():
+            return False
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
