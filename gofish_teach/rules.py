@@ -31,7 +31,7 @@ END_RULES = {
     "empty_hand_and_ocean": "the game also ends as soon as the ocean is empty and some player has no cards",
     "ocean_empty": "the game ends as soon as the ocean (the pack) is exhausted",
 }
-#: The player counts a game in teams of two allows (source 000: "Playing with four or six people?").
+#: The player counts a game in teams of two allows (the "argument-proof" page suggests partners for four or six).
 TEAM_PLAYER_COUNTS = (4, 6)
 
 
@@ -70,8 +70,8 @@ class Rules(_Options):
         bluff: the house rule of asking for ranks you do not hold.
         specific_card: asks name a rank and a suit; only that exact card answers.
         teams: partners (seats ``p`` and ``p + n/2``) pool books and may not ask each other.
-        source: the lines of the source text a preset follows (also its ``__doc__``); not
-            compared, shown or saved.
+        source: the rules of the published text a preset follows, named and stated in our own
+            words (also the preset's ``__doc__``); not compared, shown or saved.
 
     A ``Rules`` is truly immutable: its options live in a tuple, so not even
     ``object.__setattr__`` can change one that a game, a view or a strategy holds.
@@ -275,7 +275,7 @@ def _checked(options: _Options) -> _Options:
 
 
 class _SourceDoc:
-    """``Rules.__doc__``: the class docstring, but a preset's source lines on a preset (so ``preset?`` quotes them)."""
+    """``Rules.__doc__``: the class docstring, but on a preset the rules it follows (so ``preset?`` states them)."""
 
     def __init__(self, text: str):
         self.text = text
@@ -290,54 +290,53 @@ Rules.__doc__ = _SourceDoc(Rules.__doc__)
 FAMILY = Rules(
     name="family", deal=((2, 7), (4, 5)), max_players=6,
     empty_hand="new_hand", end="empty_hand_and_ocean",
-    source="""Source 000 ("argument-proof instructions").
+    source="""The family rules of an "argument-proof instructions" page for Go Fish, in our words.
 
-- "For 2 to 3 players: Deal 7 cards each. For 4 or more players: Deal 5 cards each."
-- "if you start your turn with zero cards in your hand, you immediately draw a new hand.
-  Simply take the same number of cards you started the game with ... This action of drawing
-  your new hand completes your turn"
-- "If the draw pile (the "ocean") runs out of cards and a player gets rid of the last card
-  in their hand, the game stops immediately."
+- Two or three players get seven cards each; four or more get five.
+- A player who starts a turn with no cards draws a fresh hand of the size they were dealt,
+  and drawing it is their whole turn.
+- The game stops at once when the ocean is empty and a player plays the last card from
+  their hand.
 """,
 )
 
 POND = Rules(
     name="pond", deal=((2, 5),), max_players=6,
     empty_hand="draw_one_play", end="all_books",
-    source="""Source 002 (the online table with a "pond").
+    source="""The rules of an online Go Fish table that calls the draw pile the "pond", in our words.
 
-- "four players each receive five cards" (the site's table; we deal 5 for every count)
-- "If a player has no cards at the start of their turn while the pond still has cards, this
-  version gives them one pond card so they can continue. An empty-handed player is skipped
-  once the pond is empty."
-- "The digital game continues until all 13 books have been completed."
+- Its table deals five cards to each of four players; this preset deals five at every count.
+- A player whose hand is empty at the start of their turn takes one card from the pond and
+  plays on; once the pond is empty too, that player is passed over.
+- Play goes on until all thirteen books are made.
 """,
 )
 
 BICYCLE = Rules(
     name="bicycle", deal=((2, 7), (4, 5)), max_players=5,
     empty_hand="draw_one_play", end="all_books", book_draw_again=True,
-    source="""Source 003 (Bicycle's rules).
+    source="""Bicycle's rules for Go Fish (the playing-card maker), in our words.
 
-- "2 or 3 players: seven cards each. 4 or 5 players: five cards each."
-- "Bicycle gives another ask for completing a book, even if the drawn card was not the requested rank."
-- "If your hand is empty, draw one card when your turn comes and ask for its rank. If the
-  stock is empty too, sit out; your books still count."
-- "Continue until every book is complete."
+- Two or three players get seven cards each; four or five get five.
+- Completing a book earns another ask, even when the card that completed it came from the
+  stock and was not the rank asked for.
+- A player with an empty hand draws one card at their turn and asks for that card's rank; if
+  the stock is empty as well they sit out, and the books they made still count.
+- Play goes on until every book is made.
 """,
 )
 
 CLASSIC = Rules(
     name="classic", deal=((2, 7), (3, 5)), max_players=6,
     empty_hand="draw_one_pass", end="ocean_empty",
-    source="""Source 004 (the 2009 post).
+    source="""The rules of a card-games blog post from June 2009, in our words.
 
-- "If there are two players, each is dealt 7 cards. If there are 3 or more players, each receives 5 cards."
-- "The game is finished when the pack is exhausted"
-- "if a player runs out of cards during the game, he may draw the top card of the pack but
-  has to wait until the next go until he can play his turn."
+- Two players get seven cards each; three or more get five.
+- The game ends when the draw pile runs out.
+- A player who runs out of cards may draw the top card, but must wait for their next turn
+  to ask.
 """,
 )
 
-#: The presets by name, each following one source text.
+#: The presets by name, each following one published rule text.
 PRESETS: dict[str, Rules] = {r.name: r for r in (FAMILY, POND, BICYCLE, CLASSIC)}
