@@ -31,7 +31,7 @@ END_RULES = {
     "empty_hand_and_ocean": "the game also ends as soon as the ocean is empty and some player has no cards",
     "ocean_empty": "the game ends as soon as the ocean (the pack) is exhausted",
 }
-#: The player counts a game in teams of two allows (the "argument-proof" page suggests partners for four or six).
+#: The player counts a game in teams of two allows (the family site's "argument-proof" instructions suggest partners for four or six).
 TEAM_PLAYER_COUNTS = (4, 6)
 
 
@@ -290,7 +290,7 @@ Rules.__doc__ = _SourceDoc(Rules.__doc__)
 FAMILY = Rules(
     name="family", deal=((2, 7), (4, 5)), max_players=6,
     empty_hand="new_hand", end="empty_hand_and_ocean",
-    source="""The family rules of an "argument-proof instructions" page for Go Fish, in our words.
+    source="""A family card-games site's "argument-proof" instructions for Go Fish, in our words.
 
 - Two or three players get seven cards each; four or more get five.
 - A player who starts a turn with no cards draws a fresh hand of the size they were dealt,
@@ -303,7 +303,7 @@ FAMILY = Rules(
 POND = Rules(
     name="pond", deal=((2, 5),), max_players=6,
     empty_hand="draw_one_play", end="all_books",
-    source="""The rules of an online Go Fish table that calls the draw pile the "pond", in our words.
+    source="""The rules of an online Go Fish site with a live four-player table and a "pond" (its draw pile), in our words.
 
 - Its table deals five cards to each of four players; this preset deals five at every count.
 - A player whose hand is empty at the start of their turn takes one card from the pond and
