@@ -31,7 +31,8 @@ END_RULES = {
     "empty_hand_and_ocean": "the game also ends as soon as the ocean is empty and some player has no cards",
     "ocean_empty": "the game ends as soon as the ocean (the pack) is exhausted",
 }
-#: The player counts a game in teams of two allows (the family site's "argument-proof" instructions suggest partners for four or six).
+#: The player counts a game in teams of two allows (the family site's "argument-proof"
+#: instructions suggest partners for four or six).
 TEAM_PLAYER_COUNTS = (4, 6)
 
 
@@ -303,7 +304,8 @@ FAMILY = Rules(
 POND = Rules(
     name="pond", deal=((2, 5),), max_players=6,
     empty_hand="draw_one_play", end="all_books",
-    source="""The rules of an online Go Fish site with a live four-player table and a "pond" (its draw pile), in our words.
+    source="""An online Go Fish site's rules, with a live four-player table and a "pond" (its draw
+pile), in our words.
 
 - Its table deals five cards to each of four players; this preset deals five at every count.
 - A player whose hand is empty at the start of their turn takes one card from the pond and
