@@ -39,6 +39,7 @@ out, in this process's threads or on a Dask cluster (``executor=``, ``--schedule
 """
 from __future__ import annotations
 
+import contextlib
 import inspect
 import itertools
 import json
@@ -478,8 +479,8 @@ class Plan:
     """A tournament checked and drawn up, not played yet: its result to fill, and one job per table."""
 
     result: TournamentResult
-    jobs: list[dict]
-    threads: int  # tables played at once in this process
+    jobs: list[dict]  # one per table, what play_table takes
+    threads: int  # tables played at once in this process (--jobs), when not on a cluster
 
 
 def plan_tournament(folder, rules="pond", *, players: int = 4, games: int = 10, builtins=BUILTINS,
@@ -545,22 +546,18 @@ def play_tournament(plan: Plan, executor=None, progress: bool | str = False) -> 
 
     result = plan.result
     executor = simulate._executor(executor)
-    label = progress if isinstance(progress, str) else "tables"
+    label = progress if isinstance(progress, str) else "tournament"
     bar = simulate._progress_bar(len(plan.jobs) * result.games_per_table, label) if progress else simulate._NoBar()
     calls = ((t, play_table, (job,)) for t, job in enumerate(plan.jobs))
     records = [None] * len(plan.jobs)
+    # Here: a pool of threads (bwrap dies with the thread that started it, and these outlive every table).
+    here = ThreadPoolExecutor(max_workers=plan.threads) if executor is None else contextlib.nullcontext(executor)
     start = time.monotonic()
     try:
-        if executor is None:
-            # (bwrap dies with the thread that started it: the pool's threads outlive every table.)
-            with ThreadPoolExecutor(max_workers=plan.threads) as pool:
-                for t, record in simulate.as_finished(pool, calls, plan.threads):
-                    records[t] = record
-                    bar.update(result.games_per_table)
-        else:
-            for t, record in simulate.as_finished(executor, calls):
+        with here as pool:
+            for t, record in simulate.as_finished(pool, calls, plan.threads if executor is None else 0):
                 records[t] = record
-                bar.update(result.games_per_table)
+                bar.update(result.games_per_table)  # a table at a time, as each comes back
     finally:
         bar.close()
     for t, record in enumerate(records):
