@@ -16,12 +16,11 @@ A k-way tie counts 1/k. Mean game length: ... asks (sd ...).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
 
 from . import course, grade, handouts, play, tournament
 from .rules import PRESETS
-from .simulate import NoWorkers, simulate
+from .simulate import NoWorkers, dask_client, simulate
 from .stats import game_length, win_share
 from .strategies import STRATEGIES
 
@@ -104,30 +103,6 @@ def lineup_option(text: str | None, players: int | None, rules: str) -> list[str
         raise ValueError(f"--lineup: entry {lineup.index('') + 1} of {text!r} is empty: "
                          "give one strategy per seat, separated by commas")
     return lineup
-
-
-def dask_client(address: str | None):
-    """A Dask ``Client`` connected to the scheduler at ``address`` (closed on leaving), or nothing
-    if ``address`` is None. Dask is imported only here: the kit runs without it.
-
-    >>> with dask_client(None) as client:
-    ...     client is None
-    True
-    """
-    if address is None:
-        return contextlib.nullcontext()
-    try:
-        from distributed import Client
-    except ImportError:
-        raise ValueError("--scheduler needs Dask's distributed package: pip install distributed") from None
-    try:
-        return Client(address, timeout=SCHEDULER_SECONDS)
-    except (OSError, TimeoutError, ValueError) as e:
-        raise ValueError(f"--scheduler: no Dask scheduler answered at {address} ({e})") from None
-
-
-#: Seconds ``--scheduler`` tries to reach the scheduler.
-SCHEDULER_SECONDS = 30
 
 
 def run_simulate(args, out) -> None:

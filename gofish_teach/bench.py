@@ -165,12 +165,33 @@ def bench_cluster(quick: bool) -> list[str]:
         client.wait_for_workers(2, timeout=240)
         simulate(lineup, "pond", 10_000, seed=1, executor=client)  # both workers load the compiled code
         there = simulate(lineup, "pond", games, seed=0, executor=client)
+        contest = _tournament_here_and_there(client, quick)
     assert np.array_equal(there.winners, here.winners), "a cluster must play the very same games"
     one, two = games / here.seconds, games / there.seconds
     return ["simulate on a Dask cluster, pond, 4 players, memory vs three random (fast path):",
             f"  one local process:          {one:9,.0f} games/s  ({games:,} games)",
             f"  two dask workers (1 thread): {two:9,.0f} games/s  ({two / one:.2f}x; scheduler, workers and this "
-            f"process share this machine's {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f})"]
+            f"process share this machine's {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f})"] + contest
+
+
+def _tournament_here_and_there(client, quick: bool) -> list[str]:
+    """The class tournament (four learners' entries, each sandboxed at every table, and the
+    built-ins) played here (its default threads) and on the cluster: seconds, same leaderboard."""
+    from . import jail
+    from .tournament import run_tournament
+
+    entry = "def strategy(view, rng):\n    asks = view.legal_asks()\n    return asks[int(rng.integers(len(asks)))]\n"
+    sandbox = "require" if jail.bwrap_path() else "off"
+    options = dict(players=2, games=1, max_tables=6) if quick else dict(players=4, games=5)
+    with tempfile.TemporaryDirectory() as folder:
+        for name in ("ana", "ben", "cy", "dee"):
+            Path(folder, f"{name}.py").write_text(entry)
+        here = run_tournament(folder, "pond", seed=3, sandbox=sandbox, **options)
+        there = run_tournament(folder, "pond", seed=3, sandbox=sandbox, executor=client, **options)
+    assert there.leaderboard() == here.leaderboard(), "a cluster must give the very same leaderboard"
+    return [f"class tournament on the cluster, {len(here.tables)} tables x {options['games']} games, sandbox {sandbox}:",
+            f"  here {here.seconds:.1f} s, two dask workers {there.seconds:.1f} s ({here.seconds / there.seconds:.2f}x; "
+            "the same leaderboard)"]
 
 
 @contextlib.contextmanager

@@ -36,6 +36,7 @@ process is named before any game starts.
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
 import multiprocessing
 import os
@@ -729,20 +730,36 @@ def _collect(parts, winners, books, asks, bar) -> int:
 
 
 def _run_on(executor, chunks, task, max_workers: int, deadlines=None):
-    """Yield ``(start, stop, result)`` of each chunk as it finishes, keeping only a few chunks
-    submitted at a time (a long run never queues every chunk at once). With ``deadlines``
-    (simulate's own pool), raise the :class:`DecisionTimeout` of a decision past its deadline."""
+    """Yield ``(start, stop, result)`` of each chunk as it finishes (see :func:`as_finished`)."""
     lineup, rules, n, seed, fast, max_asks, time_limit = task
+    calls = (((a, b), play_chunk, (lineup, rules, n, seed, a, b, fast, max_asks, time_limit)) for a, b in chunks)
+    for (a, b), part in as_finished(executor, calls, max_workers, deadlines):
+        yield a, b, part
+
+
+def as_finished(executor, calls, max_workers: int = 0, deadlines=None):
+    """Run each call ``(key, function, args)`` on ``executor`` and yield ``(key, result)`` as it finishes.
+
+    Only a few calls are submitted at a time (a long run never queues them all at once). On a
+    Dask cluster (``executor`` from a Client), :class:`NoWorkers` once it has had no worker for
+    :data:`NO_WORKER_SECONDS`. With ``deadlines`` (simulate's own pool), raise the
+    :class:`DecisionTimeout` of a decision past its deadline. On an error or Ctrl-C the calls
+    still waiting are cancelled.
+
+    >>> from concurrent.futures import ThreadPoolExecutor
+    >>> with ThreadPoolExecutor(2) as pool:
+    ...     sorted(as_finished(pool, ((i, pow, (i, 2)) for i in range(4))))
+    [(0, 0), (1, 1), (2, 4), (3, 9)]
+    """
     client = _dask_client(executor)
     cluster = _Cluster(client) if client is not None else None
     window = 2 * (max_workers or (cluster.threads() if cluster else 0) or os.cpu_count() or 1)
-    chunks = iter(chunks)
+    calls = iter(calls)
     running = {}
     try:
         while True:
-            for a, b in itertools.islice(chunks, window - len(running)):
-                future = executor.submit(play_chunk, lineup, rules, n, seed, a, b, fast, max_asks, time_limit)
-                running[future] = (a, b)
+            for key, function, args in itertools.islice(calls, window - len(running)):
+                running[executor.submit(function, *args)] = key
             if not running:
                 return
             timeout = (min(0.25, deadlines.time_limit / 2) if deadlines is not None
@@ -754,11 +771,36 @@ def _run_on(executor, chunks, task, max_workers: int, deadlines=None):
             if cluster is not None and not done:
                 cluster.check()
             for future in done:
-                a, b = running.pop(future)
-                yield a, b, future.result()
+                yield running.pop(future), future.result()
     finally:
         for future in running:  # on an error or Ctrl-C, do not leave the rest running
             future.cancel()
+
+
+def dask_client(address: str | None):
+    """A Dask ``Client`` connected to the scheduler at ``address`` (closed on leaving), or nothing
+    if ``address`` is None. Dask is imported only here: the kit runs without it.
+
+    >>> with dask_client(None) as client:
+    ...     client is None
+    True
+    """
+    if address is None:
+        return contextlib.nullcontext()
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ValueError("--scheduler needs Dask's distributed package: pip install distributed") from None
+    try:
+        return Client(address, timeout=SCHEDULER_SECONDS)
+    except ValueError as e:
+        raise ValueError(f"--scheduler: {address!r} is not a scheduler's address like tcp://HOST:8786 ({e})") from None
+    except (OSError, TimeoutError) as e:
+        raise ValueError(f"--scheduler: no Dask scheduler answered at {address} ({e})") from None
+
+
+#: Seconds ``--scheduler`` tries to reach the scheduler.
+SCHEDULER_SECONDS = 30
 
 
 class _Cluster:

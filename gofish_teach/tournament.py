@@ -21,9 +21,14 @@ tournament's process or answer for another entry.
 
 An entry that raises an error, asks illegally (a cheat or a bug: the rules decide), runs
 out of time or memory, or leaves a process running is disqualified: it forfeits every game
-it plays (0 wins), and it is reported with the reason and where it happened. Its seat plays
-on as the built-in ``random`` strategy, so the other players' games still count; a game won
-by a forfeited seat is won by no one.
+it plays (0 wins), and it is reported with the reason and where it happened (the earliest
+table, game and ask). At each table its seat plays on as the built-in ``random`` strategy
+once it breaks a rule there, so the other players' games still count; a game won by a
+forfeited seat is won by no one. It still plays as itself at its other tables until it breaks
+a rule there too: a table depends only on the seed and its entrants, never on when the other
+tables are played, so the same seed gives the same leaderboard however the tables are shared
+out, in this process's threads or on a Dask cluster (``executor=``, ``--scheduler``:
+:func:`play_table` is what a worker plays).
 
 >>> import pathlib, tempfile
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -34,6 +39,7 @@ by a forfeited seat is won by no one.
 """
 from __future__ import annotations
 
+import contextlib
 import inspect
 import itertools
 import json
@@ -44,12 +50,12 @@ import pickle
 import select
 import shutil
 import signal
+import socket
 import struct
 import subprocess
 import sys
 import tempfile
 import textwrap
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -119,22 +125,24 @@ class Entrant:
 class LearnerPlayer:
     """A learner's entry at one table: a fresh process (in a fresh sandbox) with a fresh copy of its file.
 
-    ``choose`` asks it for one decision. Between decisions its process is stopped
+    ``filename`` and ``source`` are the entry's file name and text (sent with the table, so a
+    worker of a cluster needs no shared folder); the copy is written in a new folder under
+    ``scratch``. ``choose`` asks it for one decision. Between decisions its process is stopped
     (``SIGSTOP``), so it cannot use the processors while others think; after each decision
     no other process may be left running in its sandbox. :meth:`close` kills the sandbox
     and deletes its copy: nothing of it is left for the next table.
     """
 
-    def __init__(self, entrant: Entrant, time_limit: float, memory_mb: int | None, sandboxed: bool, scratch):
-        self.entrant = entrant
+    def __init__(self, filename: str, source: bytes, time_limit: float, memory_mb: int | None, sandboxed: bool,
+                 scratch):
         self.time_limit = time_limit
         self.sandboxed = sandboxed
         self.work = Path(tempfile.mkdtemp(prefix="table-", dir=scratch))
         # A copy, not the file itself: what the entry writes stays in this table's folder.
-        shutil.copyfile(entrant.path, self.work / entrant.path.name, follow_symlinks=False)
+        (self.work / filename).write_bytes(source)
         env = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                "NUMBA_NUM_THREADS": "1", "MPLBACKEND": "Agg", "PYTHONDONTWRITEBYTECODE": "1"}
-        argv = [_python(), "-m", "gofish_teach.tournament", "--worker", entrant.path.name, str(memory_mb or 0)]
+        argv = [_python(), "-m", "gofish_teach.tournament", "--worker", filename, str(memory_mb or 0)]
         if sandboxed:
             argv = jail.command(argv, work=self.work, mode="require", env=env, scratch=str(scratch))
         else:  # a clean environment all the same: nothing of the teacher's session leaks in
@@ -376,7 +384,6 @@ class TournamentResult:
     stopped: int = 0  # games stopped at MAX_ASKS, or after IDLE_ASKS asks in a row that moved no card
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)  # tables play at once
 
     def ranking(self) -> list[Entrant]:
         """Entrants by win share, best first; disqualified ones last."""
@@ -445,14 +452,43 @@ class TournamentResult:
 def run_tournament(folder, rules="pond", *, players: int = 4, games: int = 10, builtins=BUILTINS,
                    time_limit: float = TIME_LIMIT, memory_mb: int | None = MEMORY_MB, seed: int | None = None,
                    max_tables: int = MAX_TABLES, sandbox: str = "auto", jobs: int | None = None,
-                   log=None) -> TournamentResult:
+                   executor=None, progress: bool | str = False, log=None) -> TournamentResult:
     """Play the round robin; returns every entrant's record (see the module's docstring).
 
     ``sandbox`` is ``"auto"`` (bubblewrap when installed, else one warning on ``log``),
     ``"require"`` or ``"off"`` (:mod:`gofish_teach.jail`). ``memory_mb=None`` sets no memory limit.
     ``jobs`` tables play at once (default: two per core; an entry mostly waits for its turn).
+    ``executor`` plays the tables elsewhere instead: a Dask ``distributed.Client`` (each table
+    is a task on its cluster, and its entries run sandboxed on the worker that plays it) or any
+    ``concurrent.futures.Executor``. There ``"auto"`` means ``"require"``: a warning in a
+    worker's log would go unseen, so a worker without bubblewrap stops the tournament with
+    :class:`~gofish_teach.jail.SandboxUnavailable`. A table depends only on the seed and its
+    entrants, so the records are the same wherever the tables play; a lost worker's tables are
+    played again on another, and with no worker left the run stops with
+    :class:`~gofish_teach.simulate.NoWorkers`. ``progress`` shows a progress bar (a string labels it).
     Every argument is checked first, with a ``ValueError`` naming it (and its option).
     """
+    plan = plan_tournament(folder, rules, players=players, games=games, builtins=builtins, time_limit=time_limit,
+                           memory_mb=memory_mb, seed=seed, max_tables=max_tables, sandbox=sandbox, jobs=jobs,
+                           elsewhere=executor is not None, log=log)
+    return play_tournament(plan, executor, progress)
+
+
+@dataclass
+class Plan:
+    """A tournament checked and drawn up, not played yet: its result to fill, and one job per table."""
+
+    result: TournamentResult
+    jobs: list[dict]  # one per table, what play_table takes
+    threads: int  # tables played at once in this process (--jobs), when not on a cluster
+
+
+def plan_tournament(folder, rules="pond", *, players: int = 4, games: int = 10, builtins=BUILTINS,
+                    time_limit: float = TIME_LIMIT, memory_mb: int | None = MEMORY_MB, seed: int | None = None,
+                    max_tables: int = MAX_TABLES, sandbox: str = "auto", jobs: int | None = None,
+                    elsewhere: bool = False, log=None) -> Plan:
+    """Check every argument of :func:`run_tournament` (a ``ValueError`` naming it), read the entries and
+    draw up the tables, each a job :func:`play_table` plays (``elsewhere``: not in this process)."""
     from .strategies import get_strategy
 
     rules = rules if isinstance(rules, Rules) else Rules.preset(rules)
@@ -465,6 +501,9 @@ def run_tournament(folder, rules="pond", *, players: int = 4, games: int = 10, b
         memory_mb = _whole("memory_mb", memory_mb, MIN_MEMORY_MB, MAX_MEMORY_MB)
     if seed is not None:
         seed = _whole("seed", seed, 0, 2**63 - 1)
+    if jobs is not None and elsewhere:
+        raise ValueError("--jobs (jobs) and --scheduler (executor): give one (a cluster plays as many tables at "
+                         "once as its workers have threads)")
     jobs = _whole("jobs", jobs, 1, 64) if jobs is not None else min(8, 2 * (os.cpu_count() or 1))
     if sandbox not in jail.MODES:
         raise ValueError(f"--sandbox (sandbox) must be one of {', '.join(jail.MODES)}, not {sandbox!r}")
@@ -477,40 +516,129 @@ def run_tournament(folder, rules="pond", *, players: int = 4, games: int = 10, b
     if not entrants:
         raise ValueError(f"STRATEGIES_DIR: {folder} holds no .py files (one per learner, each defining "
                          "strategy(view, rng))")
-    sandboxed = jail.resolve(sandbox, log=log)  # before any entry runs: require refuses here
+    # Before any entry runs: require refuses here. Elsewhere, each worker decides for itself.
+    if elsewhere:
+        sandbox = "off" if sandbox == "off" else "require"
+    else:
+        sandbox = "require" if jail.resolve(sandbox, log=log) else "off"
     names = {e.name for e in entrants}
-    entrants += [Entrant(name if name not in names else f"{name} (built-in)", "builtin") for name in builtins]
+    builtin = {name if name not in names else f"{name} (built-in)": name for name in builtins}
+    # Read once: every table gets the same text, wherever it is played (no shared folder needed).
+    seats = [("learner", e.path.name, e.path.read_bytes()) for e in entrants] + [("builtin", s) for s in builtin.values()]
+    entrants += [Entrant(name, "builtin") for name in builtin]
     # A secret seed by default: an entry that could guess it could work out the decks.
     seed = int(np.random.SeedSequence().entropy % 2**63) if seed is None else seed
     tables = schedule(len(entrants), players, max_tables, seed)
     result = TournamentResult(rules, players, games, seed, entrants, tables)
-    stand_in = get_strategy("random")
-    scratch = tempfile.mkdtemp(prefix="gofish-tournament-")
+    table_jobs = [dict(rules=rules, seed=seed, table=t, games=games, seats=[seats[i] for i in table],
+                       time_limit=time_limit, memory_mb=memory_mb, sandbox=sandbox)
+                  for t, table in enumerate(tables)]
+    return Plan(result, table_jobs, jobs)
+
+
+def play_tournament(plan: Plan, executor=None, progress: bool | str = False) -> TournamentResult:
+    """Play every table of ``plan`` (in this process's threads, or on ``executor``) and fill in its result.
+
+    The tables' records are added up in table order once all are in, so the result is the same
+    however the tables were shared out and whichever finished first.
+    """
+    from . import simulate
+
+    result = plan.result
+    executor = simulate._executor(executor)
+    label = progress if isinstance(progress, str) else "tournament"
+    bar = simulate._progress_bar(len(plan.jobs) * result.games_per_table, label) if progress else simulate._NoBar()
+    calls = ((t, play_table, (job,)) for t, job in enumerate(plan.jobs))
+    records = [None] * len(plan.jobs)
+    # Here: a pool of threads (bwrap dies with the thread that started it, and these outlive every table).
+    here = ThreadPoolExecutor(max_workers=plan.threads) if executor is None else contextlib.nullcontext(executor)
     start = time.monotonic()
-
-    def play_table(t: int) -> None:
-        # Fresh sandboxes for this table, closed when it ends: nothing of them reaches another table.
-        # (bwrap dies with the thread that started it: the pool's threads outlive every table.)
-        table = tables[t]
-        playing = {i: LearnerPlayer(entrants[i], time_limit, memory_mb, sandboxed, scratch)
-                   for i in table if entrants[i].kind == "learner" and entrants[i].status == "ok"}
-        try:
-            for g in range(games):
-                _play_game(result, t, table, g, playing, stand_in)
-        finally:
-            _close(playing)
-
     try:
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            for done in [pool.submit(play_table, t) for t in range(len(tables))]:
-                done.result()
+        with here as pool:
+            for t, record in simulate.as_finished(pool, calls, plan.threads if executor is None else 0):
+                records[t] = record
+                bar.update(result.games_per_table)  # a table at a time, as each comes back
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-    for e in entrants:
+        bar.close()
+    for t, record in enumerate(records):
+        _add_table(result, t, record)
+    for e in result.entrants:
         if e.status != "ok":
             e.wins = 0.0
     result.seconds = time.monotonic() - start
     return result
+
+
+def _add_table(result: TournamentResult, t: int, record: dict) -> None:
+    """One table's record (from :func:`play_table`) added to the entrants' records."""
+    table = result.tables[t]
+    for i, index in enumerate(table):
+        result.entrants[index].games += result.games_per_table
+        result.entrants[index].wins += record["wins"][i]
+    for i, kind, reason, where in record["forfeits"]:
+        entrant = result.entrants[table[i]]
+        if entrant.status == "ok" or where < entrant.failed_at:  # the earliest failure is the one reported
+            entrant.status, entrant.failed_at, entrant.reason = kind, where, reason
+    result.stopped += record["stopped"]
+
+
+def play_table(job: dict) -> dict:
+    """One table of a tournament, played here: in a thread of the tournament's process, or as a task
+    on a cluster's worker. ``job`` is plain data (from :func:`plan_tournament`: the entries' texts
+    travel with it), and so is the record it returns: ``wins`` by position at the table (a k-way
+    tie counts 1/k), ``forfeits`` as ``(position, kind, reason, (table, game, ask))`` for each entry
+    that broke a rule here, and ``stopped`` games.
+
+    A table depends on nothing but its job: an entry that forfeits at another table still plays
+    here until it breaks a rule here, so the record is the same wherever and whenever it is played.
+    Each entry runs in a fresh sandbox, closed when the table ends (on a worker, the worker's own
+    bubblewrap and scratch folder): nothing of it reaches another table.
+
+    >>> job = dict(rules=Rules.preset("pond"), seed=1, table=0, games=2, seats=[("builtin", "random")] * 2,
+    ...            time_limit=1.0, memory_mb=None, sandbox="off")
+    >>> record = play_table(job)
+    >>> sum(record["wins"]), record["forfeits"], record["stopped"]
+    (2.0, [], 0)
+    """
+    sandboxed = _sandbox_here(job["sandbox"])
+    state = _Table(job)
+    scratch = tempfile.mkdtemp(prefix="gofish-table-")
+    try:
+        try:
+            for i, seat in enumerate(job["seats"]):
+                if seat[0] == "learner":
+                    state.playing[i] = LearnerPlayer(seat[1], seat[2], job["time_limit"], job["memory_mb"],
+                                                     sandboxed, scratch)
+            for g in range(job["games"]):
+                _play_game(state, g)
+        finally:
+            _close(state.playing)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return {"wins": state.wins, "forfeits": state.forfeits, "stopped": state.stopped}
+
+
+def _sandbox_here(mode: str) -> bool:
+    """Whether to sandbox on this machine (``mode`` is require or off); on one without bwrap, say which."""
+    try:
+        return jail.resolve(mode)
+    except jail.SandboxUnavailable as e:
+        raise jail.SandboxUnavailable(f"on {socket.gethostname()}, where a table was to be played: {e}") from None
+
+
+class _Table:
+    """What a table keeps while it plays: its entries' processes and its record so far."""
+
+    def __init__(self, job: dict):
+        from .strategies import get_strategy
+
+        self.job, self.t = job, job["table"]
+        self.strategies = {i: get_strategy(seat[1]) for i, seat in enumerate(job["seats"]) if seat[0] == "builtin"}
+        self.stand_in = get_strategy("random")
+        self.playing: dict[int, LearnerPlayer] = {}
+        self.wins = [0.0] * len(job["seats"])
+        self.forfeits: list[tuple] = []
+        self.stopped = 0
 
 
 def _close(players: dict) -> None:
@@ -551,21 +679,20 @@ def _seconds(name: str, value) -> float:
     return float(value)
 
 
-def _play_game(result: TournamentResult, t: int, table, g: int, procs, stand_in) -> None:
-    from .strategies import get_strategy
-
-    k = len(table)
-    seat_of = {table[i]: (i + g) % k for i in range(k)}  # seats rotate from game to game
-    at_seat = {s: e for e, s in seat_of.items()}
-    deck_seed = int(np.random.SeedSequence([result.seed, g]).generate_state(1, np.uint64)[0])
-    game = Game(result.rules, k, seed=deck_seed)
-    seat_seeds = [int(x) for x in np.random.SeedSequence([result.seed, t, g]).generate_state(k, np.uint64)]
+def _play_game(state: _Table, g: int) -> None:
+    """Game ``g`` of a table: its deck depends only on the seed and ``g``, its seats' generators on the table too."""
+    job, t = state.job, state.t
+    k = len(job["seats"])
+    seat_of = [(i + g) % k for i in range(k)]  # seats rotate from game to game
+    at_seat = {s: i for i, s in enumerate(seat_of)}
+    deck_seed = int(np.random.SeedSequence([job["seed"], g]).generate_state(1, np.uint64)[0])
+    game = Game(job["rules"], k, seed=deck_seed)
+    seat_seeds = [int(x) for x in np.random.SeedSequence([job["seed"], t, g]).generate_state(k, np.uint64)]
     rngs = [hidden_rng(s) for s in seat_seeds]
     idle, last = 0, None
     while not game.is_over:
         p = game.current_player
-        index = at_seat[p]
-        entrant = result.entrants[index]
+        i = at_seat[p]
         view = game.view(p)
         # Each request carries the whole record, so a game going round in circles would get slower
         # and slower: stop it once nothing has moved for IDLE_ASKS asks.
@@ -573,48 +700,37 @@ def _play_game(result: TournamentResult, t: int, table, g: int, procs, stand_in)
         idle = idle + 1 if now == last else 0
         last = now
         if game.n_asks >= MAX_ASKS or idle >= IDLE_ASKS:
-            with result.lock:
-                result.stopped += 1
+            state.stopped += 1
             break
-        if entrant.status != "ok" or (entrant.kind == "learner" and procs[index].closed):
-            move = stand_in(view, rngs[p])
-        elif entrant.kind == "builtin":
-            move = get_strategy(entrant.name.removesuffix(" (built-in)"))(view, rngs[p])
+        if i in state.strategies:
+            move = state.strategies[i](view, rngs[p])
+        elif state.playing[i].closed:  # it forfeited at this table: its seat plays on as random
+            move = state.stand_in(view, rngs[p])
         else:
             try:
                 # Its view and its seat's seed only: neither the table, nor the game number, nor the deck's seed.
-                move = procs[index].choose(view, seat_seeds[p])
+                move = state.playing[i].choose(view, seat_seeds[p])
                 move = tuple(move) if isinstance(move, list) else move
                 if (not isinstance(move, tuple) or len(move) not in (2, 3)
                         or not all(type(x) in (int, str) for x in move)):
                     raise Forfeit("illegal", f"it returned {_one_line(repr(move), 80)}, not (target, rank)")
                 game.check_ask(*move)
             except (IllegalMove, TypeError, ValueError) as e:
-                failure = Forfeit("illegal", f"illegal ask {move!r}: {e}")
-                _disqualify(result, entrant, procs[index], failure, t, g, game)
-                move = stand_in(view, rngs[p])
+                _disqualify(state, i, Forfeit("illegal", f"illegal ask {move!r}: {e}"), g, game)
+                move = state.stand_in(view, rngs[p])
             except Forfeit as f:
-                _disqualify(result, entrant, procs[index], f, t, g, game)
-                move = stand_in(view, rngs[p])
+                _disqualify(state, i, f, g, game)
+                move = state.stand_in(view, rngs[p])
         game.ask(*move)
-    with result.lock:
-        winners = [w for w in game.winners if result.entrants[at_seat[w]].status == "ok"] if game.is_over else []
-        for index in table:
-            entrant = result.entrants[index]
-            entrant.games += 1
-            if seat_of[index] in winners:
-                entrant.wins += 1 / len(game.winners)
+    if game.is_over:  # (a forfeited entry's wins are struck off once every table is in)
+        for w in game.winners:
+            state.wins[at_seat[w]] += 1 / len(game.winners)
 
 
-def _disqualify(result: TournamentResult, entrant: Entrant, proc: LearnerPlayer, failure: Forfeit, t: int, g: int,
-                game: Game) -> None:
-    proc.close()
-    where = (t, g, game.n_asks + 1)
-    with result.lock:  # tables play at once: the earliest failure is the one reported
-        if entrant.status == "ok" or where < entrant.failed_at:
-            entrant.status, entrant.failed_at = failure.kind, where
-            entrant.reason = f"{failure} (table {t}, game {g}, ask {game.n_asks + 1})"
-        entrant.wins = 0.0
+def _disqualify(state: _Table, i: int, failure: Forfeit, g: int, game: Game) -> None:
+    state.playing[i].close()
+    where = (state.t, g, game.n_asks + 1)
+    state.forfeits.append((i, failure.kind, f"{failure} (table {state.t}, game {g}, ask {game.n_asks + 1})", where))
 
 
 # --------------------------------------------------------------------------- the learner's side
@@ -714,7 +830,9 @@ def add_command(commands) -> None:
                     "yours) with a time limit per decision and a memory limit; one that crashes, asks "
                     "illegally, runs out of time or leaves a process running forfeits its games. Prints a "
                     "leaderboard with 95% intervals and writes a plot.",
-        epilog="Example:\n  python -m gofish_teach tournament strategies/ --rules pond --players 4 --games 20",
+        epilog="Example:\n  python -m gofish_teach tournament strategies/ --rules pond --players 4 --games 20\n"
+               "On a Dask cluster (each entry runs sandboxed on the worker that plays its table):\n"
+               "  python -m gofish_teach tournament strategies/ --games 20 --scheduler tcp://HOST:8786",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     add_arguments(parser)
     parser.set_defaults(run=run_from_args)
@@ -746,17 +864,26 @@ def add_arguments(parser) -> None:
                              "off: no sandbox (default: auto)")
     parser.add_argument("--jobs", type=int, default=None, metavar="N",
                         help="tables played at once (default: two per core)")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="play the tables on a Dask cluster: the address of its scheduler, e.g. "
+                             "tcp://HOST:8786 (every worker needs this kit installed, the same version, and "
+                             "bubblewrap: there --sandbox auto means require)")
     parser.add_argument("--plot", default="tournament.png", metavar="PATH",
                         help="where to write the plot (default: tournament.png)")
 
 
 def run_from_args(args, out) -> None:
+    from .simulate import dask_client
+
     builtins = [s.strip() for s in args.builtins.split(",") if s.strip()]
+    # Every option checked before connecting to a cluster: a mistake is said at once.
+    plan = plan_tournament(args.folder, args.rules, players=args.players, games=args.games, builtins=builtins,
+                           time_limit=args.time_limit, memory_mb=args.memory_mb, seed=args.seed,
+                           max_tables=args.max_tables, sandbox=args.sandbox, jobs=args.jobs,
+                           elsewhere=args.scheduler is not None)
     try:
-        result = run_tournament(args.folder, args.rules, players=args.players, games=args.games,
-                                builtins=builtins, time_limit=args.time_limit, memory_mb=args.memory_mb,
-                                seed=args.seed, max_tables=args.max_tables, sandbox=args.sandbox,
-                                jobs=args.jobs)
+        with dask_client(args.scheduler) as client:
+            result = play_tournament(plan, client, progress=sys.stderr.isatty())
     except jail.SandboxUnavailable as e:
         raise ValueError(str(e)) from None
     print(result.leaderboard(), file=out)

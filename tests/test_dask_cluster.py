@@ -1,9 +1,11 @@
 """A real Dask cluster, started as a user would: ``dask scheduler`` and two ``dask worker``
 processes on this machine (Dask's own command-line tools, not an in-process LocalCluster).
 
-Every result is checked against a local run with the same seed, game for game. A worker is
-killed in the middle of a run, and the run still gives the same games. No timing is asserted:
-the waits are minutes long so that a loaded machine only makes the tests slower.
+Every result is checked against a local run with the same seed, game for game (simulate) or
+line for line of the leaderboard (the class tournament, whose entries run sandboxed on the
+workers). A worker is killed in the middle of a run, and the run still gives the same result.
+No timing is asserted: the waits are minutes long so that a loaded machine only makes the
+tests slower.
 """
 from __future__ import annotations
 
@@ -14,6 +16,8 @@ import signal
 import socket
 import subprocess
 import sys
+import textwrap
+import uuid
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -23,6 +27,7 @@ from distributed import Client
 
 from gofish_teach import __main__ as cli
 from gofish_teach import simulate as simulate_module
+from gofish_teach.tournament import run_tournament
 from gofish_teach.simulate import NoWorkers, simulate
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -129,6 +134,22 @@ class Bar:
         pass
 
 
+def kill_a_busy_worker(cluster, client, killed: list):
+    """A progress bar's callback: at the first step (a chunk or table back), kill a worker that is
+    playing one, as a machine is lost, so that its work must be played again; its name goes in ``killed``."""
+
+    def kill(bar):
+        if killed:
+            return
+        names = {address: info["name"] for address, info in client.scheduler_info()["workers"].items()}
+        busy = [names[address] for address, keys in client.processing().items() if keys and address in names]
+        if busy:
+            cluster.kill(busy[0])
+            killed.append(busy[0])
+
+    return kill
+
+
 def test_the_readme_snippet_plays_the_same_games_on_the_cluster(cluster):
     code = readme_snippet()
     assert 'Client("tcp://HOST:8786")' in code and "executor=client" in code
@@ -172,7 +193,7 @@ def test_the_progress_bar_advances_as_the_clusters_chunks_finish(client, monkeyp
     assert res.games == 300 and bar.updates == [100] * 3  # one step per chunk of the readable engine
 
 
-def test_no_worker_left_stops_the_run_with_a_clear_message(tmp_path, monkeypatch, capsys):
+def test_no_worker_left_stops_the_run_with_a_clear_message(tmp_path, entries, monkeypatch, capsys):
     empty = Cluster(tmp_path)  # a scheduler no worker ever joins
     monkeypatch.setattr(simulate_module, "NO_WORKER_SECONDS", 2.0)
     try:
@@ -180,21 +201,128 @@ def test_no_worker_left_stops_the_run_with_a_clear_message(tmp_path, monkeypatch
         with Client(empty.address, timeout=START_SECONDS) as client:
             with pytest.raises(NoWorkers, match=rf"no Dask worker has been connected to {empty.address} for 2 s"):
                 simulate(["memory", "random"], "pond", 300, seed=0, executor=client)
-        with pytest.raises(SystemExit) as stopped:
-            cli.main(["simulate", "--lineup", "memory,random", "--games", "100", "--scheduler", empty.address])
-        assert stopped.value.code == 1
-        assert f"stopped: no Dask worker has been connected to {empty.address}" in capsys.readouterr().err
+        for command in (["simulate", "--lineup", "memory,random", "--games", "100"],
+                        ["tournament", str(entries), *TOURNAMENT, "--plot", str(tmp_path / "t.png")]):
+            with pytest.raises(SystemExit) as stopped:
+                cli.main([*command, "--scheduler", empty.address])
+            assert stopped.value.code == 1
+            err = capsys.readouterr().err
+            assert f"{command[0]}: stopped: no Dask worker has been connected to {empty.address}" in err, err
     finally:
         empty.stop()
 
 
-def test_an_address_where_no_scheduler_answers_is_a_clear_error(monkeypatch, capsys):
-    monkeypatch.setattr(cli, "SCHEDULER_SECONDS", 2)
+@pytest.mark.parametrize("command", ["simulate", "tournament"])
+def test_an_address_where_no_scheduler_answers_is_a_clear_error(command, entries, tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(simulate_module, "SCHEDULER_SECONDS", 2)
+    args = (["simulate", "--games", "100"] if command == "simulate"
+            else ["tournament", str(entries), *TOURNAMENT, "--plot", str(tmp_path / "t.png")])
     address = f"tcp://127.0.0.1:{free_port()}"
-    with pytest.raises(SystemExit) as stopped:
-        cli.main(["simulate", "--games", "100", "--scheduler", address])
-    assert stopped.value.code == 2
-    assert f"--scheduler: no Dask scheduler answered at {address}" in capsys.readouterr().err
+    for given, words in ((address, f"--scheduler: no Dask scheduler answered at {address}"),
+                         ("127.0.0.1", "--scheduler: '127.0.0.1' is not a scheduler's address like tcp://HOST:8786")):
+        with pytest.raises(SystemExit) as stopped:
+            cli.main([*args, "--scheduler", given])
+        err = capsys.readouterr().err
+        assert stopped.value.code == 2 and words in err and "Traceback" not in err, err
+    assert not (tmp_path / "t.png").exists()
+
+
+# --------------------------------------------------------------------------- the class tournament
+TOKEN = uuid.uuid4().hex[:8]  # in the entries' file names: their processes can be looked for afterwards
+#: Three learners: one plays fair, one crashes in the middle of a game, one stops answering.
+ENTRIES = {
+    "steady": """
+        def strategy(view, rng):
+            counts = view.counts
+            targets = [q for q in view.opponents if view.hand_sizes[q]] or list(view.opponents)
+            return targets[int(rng.integers(len(targets)))], max(counts, key=counts.get)
+    """,
+    "crashes": """
+        def strategy(view, rng):
+            if len(view.events) > 30:
+                raise KeyError("oops")
+            asks = view.legal_asks()
+            return asks[int(rng.integers(len(asks)))]
+    """,
+    "hangs": """
+        def strategy(view, rng):
+            while len(view.events) > 20:
+                pass
+            return view.legal_asks()[-1]
+    """,
+}
+#: The tournament, as run_tournament's arguments and as options (a time limit a busy machine keeps
+#: for an honest entry): 3 learners and 2 built-ins, so 10 tables of two.
+OPTIONS = dict(players=2, games=2, builtins=["random", "memory"], seed=21, time_limit=3, sandbox="require")
+TOURNAMENT = ["--rules", "pond"] + [word for key, value in OPTIONS.items() for word in
+                                    (f"--{key.replace('_', '-')}", ",".join(value) if key == "builtins" else str(value))]
+
+
+@pytest.fixture(scope="module")
+def entries(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("entries")
+    for name, source in ENTRIES.items():
+        (folder / f"{name}_{TOKEN}.py").write_text(textwrap.dedent(source))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def local_board(entries, tmp_path_factory):
+    """The tournament played on this machine: its leaderboard, as the command line prints it."""
+    out = io.StringIO()
+    plot = tmp_path_factory.mktemp("plot") / "local.png"
+    assert cli.main(["tournament", str(entries), *TOURNAMENT, "--plot", str(plot)], out=out) == 0
+    return board(out.getvalue())
+
+
+def board(text: str) -> list[str]:
+    return [line for line in text.splitlines() if not line.startswith("Plot: ")]
+
+
+def entry_processes() -> list[int]:
+    """Processes of this test's entries still running (bwrap and the entries inside, on any worker)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if TOKEN.encode() in open(f"/proc/{pid}/cmdline", "rb").read():
+                found.append(int(pid))
+        except OSError:
+            pass
+    return found
+
+
+def test_the_tournament_on_the_cluster_gives_the_local_leaderboard(cluster, entries, local_board, tmp_path):
+    plot = tmp_path / "cluster.png"
+    run = subprocess.run([sys.executable, "-m", "gofish_teach", "tournament", str(entries), *TOURNAMENT,
+                          "--scheduler", cluster.address, "--plot", str(plot)],
+                         capture_output=True, text=True, timeout=900, cwd=ROOT)
+    assert run.returncode == 0, run.stderr + cluster.logs()
+    assert board(run.stdout) == local_board and plot.exists()
+    assert local_board[0].startswith("Class tournament: pond rules, 2 players, 10 tables x 2 games (20 games), seed 21")
+    text = "\n".join(local_board)
+    assert f"crashes_{TOKEN} forfeits its 8 games: it raised KeyError: 'oops' (table " in text
+    assert f"hangs_{TOKEN} forfeits its 8 games: no answer within the time limit of 3 s for one decision (table " in text
+    assert [row for row in local_board if f"steady_{TOKEN}" in row and "forfeited" not in row], text
+    # Both workers are still there: an entry that hangs or crashes is handled on the worker.
+    with Client(cluster.address, timeout=START_SECONDS) as client:
+        assert len(client.nthreads()) == 2
+    assert entry_processes() == []
+
+
+def test_a_worker_lost_mid_tournament_changes_no_record(cluster, client, entries, local_board, monkeypatch):
+    # One more worker first, so that as many are left for the test after this one.
+    workers = len(client.nthreads())
+    cluster.worker("w2")
+    client.wait_for_workers(workers + 1, timeout=START_SECONDS)
+    killed = []
+    bar = Bar(kill_a_busy_worker(cluster, client, killed))
+    monkeypatch.setattr(simulate_module, "_progress_bar", lambda total, label="games": bar)
+    result = run_tournament(entries, "pond", **OPTIONS, executor=client, progress=True)
+    assert killed, "no worker was busy when the first table came back"
+    assert bar.updates == [2] * len(result.tables)  # the bar advances a table (2 games) at a time
+    assert result.leaderboard().splitlines() == local_board
+    assert len(client.nthreads()) == workers
+    assert entry_processes() == []  # the killed worker's sandboxes died with it
 
 
 def test_a_worker_lost_mid_run_changes_no_game(cluster, client, monkeypatch):
@@ -202,18 +330,7 @@ def test_a_worker_lost_mid_run_changes_no_game(cluster, client, monkeypatch):
     lineup = ["memory", "random", "random"]
     here = simulate(lineup, "pond", 600, seed=5, workers=1, fast=False)
     killed = []
-
-    def kill_a_busy_worker(bar):
-        # At the first chunk back, kill a worker that is playing one: its chunk must be played again.
-        if killed:
-            return
-        names = {address: info["name"] for address, info in client.scheduler_info()["workers"].items()}
-        busy = [names[address] for address, keys in client.processing().items() if keys and address in names]
-        if busy:
-            cluster.kill(busy[0])
-            killed.append(busy[0])
-
-    bar = Bar(kill_a_busy_worker)
+    bar = Bar(kill_a_busy_worker(cluster, client, killed))
     monkeypatch.setattr(simulate_module, "_progress_bar", lambda total, label="games": bar)
     res = simulate(lineup, "pond", 600, seed=5, executor=client, progress=True, fast=False)
     assert killed and sum(bar.updates) == 600

@@ -38,6 +38,9 @@ NOT_RUN = {
     ".venv/bin/python -m gofish_teach simulate --rules pond --lineup memory,random,random,random --games 100000 "
     "--scheduler tcp://HOST:8786": "needs a cluster at HOST; tests/test_dask_cluster.py runs it with --scheduler "
                                    "against a real one",
+    ".venv/bin/python -m gofish_teach tournament strategies/ --rules pond --players 4 --games 20 "
+    "--scheduler tcp://HOST:8786": "needs a cluster at HOST; tests/test_dask_cluster.py runs a tournament with "
+                                   "--scheduler against a real one and compares its leaderboard with a local run",
     'cd ../gofish-course && git init && git add -A && git commit -m "The course"':
         "plain git on the folder the command before it writes; pushing it is the teacher's",
 }

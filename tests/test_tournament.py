@@ -232,3 +232,42 @@ def test_require_without_bwrap_is_a_one_line_message(tmp_path, capsys, monkeypat
         main(["tournament", str(tmp_path), "--sandbox", "require", "--plot", str(tmp_path / "t.png")])
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and "bwrap (bubblewrap) is not installed" in err and "Traceback" not in err
+
+
+def test_jobs_and_a_scheduler_are_not_given_together(tmp_path, capsys):
+    from gofish_teach.__main__ import main
+
+    (tmp_path / "a.py").write_text("def strategy(view, rng):\n    return view.legal_asks()[0]\n")
+    with pytest.raises(SystemExit) as exit_:  # said before any connection is tried
+        main(["tournament", str(tmp_path), "--jobs", "2", "--scheduler", "tcp://127.0.0.1:1"])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "--jobs (jobs) and --scheduler (executor): give one" in err, err
+
+
+def test_a_table_sent_to_a_machine_without_bwrap_names_it(monkeypatch):
+    import socket
+
+    from gofish_teach import jail
+    from gofish_teach.rules import Rules
+
+    monkeypatch.setenv("GOFISH_BWRAP", "")
+    monkeypatch.setattr(jail.shutil, "which", lambda name: None)
+    job = dict(rules=Rules.preset("pond"), seed=1, table=0, games=1, time_limit=1.0, memory_mb=None,
+               seats=[("learner", "a.py", b"def strategy(view, rng):\n    return view.legal_asks()[0]\n"),
+                      ("builtin", "random")], sandbox="require")
+    with pytest.raises(jail.SandboxUnavailable, match=f"^on {socket.gethostname()}, where a table was to be played: "
+                                                      r"--sandbox require: bwrap \(bubblewrap\) is not installed"):
+        tournament.play_table(job)
+
+
+def test_a_table_is_the_same_record_whenever_it_is_played(tmp_path):
+    """Plain data in, plain data out: what a cluster's worker plays and sends back."""
+    (tmp_path / "a.py").write_text(textwrap.dedent(ENTRIES["broken"]))
+    (tmp_path / "b.py").write_text(textwrap.dedent(ENTRIES["good"]))
+    plan = tournament.plan_tournament(tmp_path, "pond", players=3, games=2, builtins=["random"], seed=4,
+                                      sandbox="require")
+    assert len(plan.jobs) == 1 and plan.jobs[0]["seats"][0][:2] == ("learner", "a.py")
+    first, second = (tournament.play_table(plan.jobs[0]) for _ in range(2))
+    assert first == second and sorted(first) == ["forfeits", "stopped", "wins"]
+    (where, kind, reason, at), = first["forfeits"]
+    assert (where, kind, at[0]) == (0, "crash", 0) and "it raised KeyError: 'oops'" in reason
