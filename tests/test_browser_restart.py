@@ -24,15 +24,21 @@ NOTE = "appears here once this cell has run"
 @pytest.mark.slow
 @pytest.mark.parametrize("path", LESSONS, ids=str)
 def test_restart_kernel_and_run_all_cells(page, lab, kit, path):
-    open_notebook(page, lab, str(path))  # its kernel started, its saved widget outputs shown
-    assert NOTE in outputs_text(page)  # a widget not drawn yet says so (every lesson has one)
+    open_notebook(page, lab, str(path))  # its kernel started, its saved outputs shown
+    old = page.evaluate("""() => { const shown = document.querySelectorAll('.jp-OutputArea-output');
+                                   shown.forEach(e => e.dataset.gfOld = '1'); return shown.length; }""")
+    assert old, "no saved output to replace"
     page.evaluate("""() => { const app = window.jupyterapp || window.jupyterlab;
                               app.commands.execute('notebook:restart-run-all'); }""")
     page.get_by_role("button", name="Confirm Kernel Restart").click()  # JupyterLab asks first
-    # Every widget drawn by the new kernel (no note left), then every cell done.
-    page.wait_for_function("""(note) => ![...document.querySelectorAll('.jp-OutputArea-output')]
-                                  .some(e => e.textContent.includes(note))""", arg=NOTE, timeout=RUN_SECONDS * 1000)
+    # Every saved output replaced by the new kernel's (the cells ran again), then every cell done.
+    page.wait_for_function("() => !document.querySelector('.jp-OutputArea-output[data-gf-old]')",
+                           timeout=RUN_SECONDS * 1000)
     wait_idle(page, RUN_SECONDS)
+    # every widget drawn: neither the saved note nor JupyterLab's "Loading widget..." left
+    page.wait_for_function("""(note) => ![...document.querySelectorAll('.jp-OutputArea-output')]
+                                  .some(e => e.textContent.includes(note) || e.textContent.includes('Loading widget'))""",
+                           arg=NOTE, timeout=60_000)
     no_traceback(page)
     shown = outputs_text(page)
     assert "Error displaying widget" not in shown and "model not found" not in shown
