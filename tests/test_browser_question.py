@@ -59,6 +59,9 @@ def test_question_in_jupyterlab(page, lab, kit, tmp_path):
                               ("4.26%", "right", "Right.")):
         box.fill(typed)
         check.click()
-        page.wait_for_selector(f".gofish-feedback.gofish-{kind}")
+        # the number question's own feedback (the first question's is already "right")
+        page.wait_for_function("""([kind, says]) => { const f = document.querySelectorAll('.gofish-feedback')[1];
+                                  return f && f.classList.contains('gofish-' + kind) && f.textContent.includes(says); }""",
+                               arg=[kind, says])
         assert says in page.locator(".gofish-feedback").nth(1).inner_text(), typed
     page.screenshot(path=str(tmp_path / "question.png"), full_page=True)

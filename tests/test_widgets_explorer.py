@@ -176,3 +176,21 @@ def test_the_sampler_agrees_with_the_exact_count(scenario):
             assert low <= p <= high, (place, k, float(p), low, high)
     low, high = wilson_interval(int(sample.top.sum()), sample.fit, confidence=0.999)
     assert low <= facts.p_top(scenario.rank) <= high
+
+
+def test_the_plot_is_drawn_only_when_what_it_shows_changes(ex):
+    """Drawing is most of a control's time: "at least" and a greyed-out "drawn since" leave the plot
+    as it is, and a setting visited before shows the plot drawn then (the same figure, the same picture)."""
+    first, picture = ex.figure, ex.image.value
+    ex.at_least.value = 2
+    ex.drawn_since.value = 3                        # greyed out: they said no "Go Fish!"
+    assert ex.figure is first and ex.image.value is picture
+    ex.held.value = 2
+    assert ex.figure is not first and ex.image.value != picture
+    ex.held.value = 1
+    assert ex.figure is first and ex.image.value == picture
+    ex.samples.value = 500
+    ex.simulate.click()                             # the estimate is drawn over it: a new plot
+    assert ex.figure is not first and len(ex.figure.axes[0].get_legend_handles_labels()[1]) == 2
+    ex.at_least.value = 1                           # the facts were read again: the estimate is gone
+    assert ex.estimate is None and ex.figure is first

@@ -24,6 +24,7 @@ Fraction(97887, 1533595)
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -34,10 +35,12 @@ from matplotlib.figure import Figure
 from ..cards import name, plural
 from ..rules import Rules
 from ..stats import wilson_interval
-from ._panes import Placeheld, message_html, short_error, show_png, stable_model_id
+from ._panes import Placeheld, message_html, one_blas_thread, png, short_error, show_png, stable_model_id
 from .scenario import Scenario
 
 _SLIDER = dict(continuous_update=False, style={"description_width": "9em"}, layout=w.Layout(width="22em"))
+#: Plots remembered per explorer (a class moves a slider back and forth over a few values).
+_PLOTS = 32
 
 
 class Estimate(NamedTuple):
@@ -95,6 +98,8 @@ class Explorer(Placeheld, w.VBox):
         self.distribution: dict = {}
         self.estimate: Estimate | None = None
         self.figure: Figure | None = None
+        self._plots: OrderedDict = OrderedDict()  # what a plot shows -> (figure, PNG bytes)
+        self._shown = None                         # what the image shows now
         self._syncing = False
 
         facts = [self.rank, self.held, self.other_cards, self.books, self.players, self.their_hand, self.ocean,
@@ -131,6 +136,10 @@ class Explorer(Placeheld, w.VBox):
 
     def refresh(self):
         """Recompute everything from the controls (called whenever one changes)."""
+        with one_blas_thread():  # the exact count is many small matrix products
+            self._refresh()
+
+    def _refresh(self):
         self.drawn_since.disabled = not self.go_fish.value
         self.at_least.disabled = self.about.value != "hand"
         # with two players the ocean is simply what is left: shown, not set
@@ -204,7 +213,7 @@ class Explorer(Placeheld, w.VBox):
         self.answer_html.value = self.textbook_html.value = self.code_html.value = ""
         self.simulate.disabled = True
         show_png(self.image, None)
-        self.figure = None
+        self.figure, self._shown = None, None
 
     def _question(self) -> str:
         rank = self.rank.value
@@ -226,9 +235,29 @@ class Explorer(Placeheld, w.VBox):
 
     # ------------------------------------------------------------------ the plot and the simulation
     def _draw(self):
+        """Show the distribution's plot: drawn only when what it shows changed, and remembered, since
+        drawing is most of a control's time (the answer for "at least 2" has the same plot as for 1)."""
+        estimate = self.estimate and (self.estimate.fit, tuple(sorted(self.estimate.counts.items())))
+        key = (self.rank.value, self.about.value, tuple(self.distribution.items()), estimate)
+        if key == self._shown:
+            return
+        if key not in self._plots:
+            figure = self._plot()
+            self._plots[key] = (figure, png(figure, tight=False))
+            if len(self._plots) > _PLOTS:
+                self._plots.popitem(last=False)
+        self._plots.move_to_end(key)
+        self.figure, data = self._plots[key]
+        self.image.value = data
+        self.image.layout.display = None
+        self._shown = key
+
+    def _plot(self) -> Figure:
         rank, about = self.rank.value, self.about.value
         where = "their hand" if about == "hand" else "the ocean"
         figure = Figure(figsize=(5.2, 3.2))
+        # fixed margins that fit the labels: drawn once (a tight crop would draw it twice)
+        figure.subplots_adjust(left=0.13, right=0.98, bottom=0.15, top=0.91)
         ax = figure.subplots()
         counts = list(self.distribution)
         ax.bar(counts, [float(p) for p in self.distribution.values()], color="#7aa6d6", label="exact (Facts)")
@@ -242,12 +271,15 @@ class Explorer(Placeheld, w.VBox):
         ax.set_xticks(range(0, max(counts + [1]) + 1))
         ax.set_xlabel(f"{plural(rank)} in {where}")
         ax.set_ylabel("probability")
-        ax.set_title(f"How many {plural(rank)} are in {where}")
+        ax.set_title(f"How many {plural(rank)} are in {where}", y=1.0)  # placed: not fitted around the ticks at each draw
         ax.legend(loc="best", fontsize="small")
-        self.figure = figure
-        show_png(self.image, figure)
+        return figure
 
     def _simulate(self, _button=None):
+        with one_blas_thread():
+            self._simulate_now()
+
+    def _simulate_now(self):
         try:
             sample = self.scenario.sample(self.samples.value, self.seed.value)
         except Exception as error:  # noqa: BLE001 - a learner sees a message, never a traceback

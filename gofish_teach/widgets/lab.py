@@ -39,6 +39,10 @@ from ._panes import Placeheld, message_html, short_error, show_png, stable_model
 _WIDE = dict(style={"description_width": "8.5em"})
 #: Wide enough for the longest label ("compare entry") at JupyterLab's font size.
 _LABEL = w.Layout(width="8.5em", min_width="8.5em")
+#: A description read by a screen reader but not shown (the row's label says it): a ``<select>``'s
+#: title is not its accessible name once ipywidgets ties an (empty, hidden) ``<label>`` to it.
+_SCREEN_READER_ONLY = ("<style>.gf-sr-label .widget-label { position: absolute !important; width: 1px !important; "
+                       "height: 1px !important; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }</style>")
 #: The "run on" choices: label and key (an executor passed to the lab adds one more).
 RUN_ON = {"here": "this kernel (one process)", "cores": "all cores (process pool)"}
 
@@ -116,7 +120,8 @@ class Lab(Placeheld, w.VBox):
         self._rules_changed()
         self._players_changed()
         super().__init__([
-            w.HTML("<b>Strategy lab</b>: a tournament, seats rotating, every lineup dealt the same decks"),
+            w.HTML("<b>Strategy lab</b>: a tournament, seats rotating, every lineup dealt the same decks"
+                   + _SCREEN_READER_ONLY),
             w.HBox([self.rules, self.players]), w.HBox([self.games, self.seed]),
             w.HBox([w.Label("lineup", layout=_LABEL), self.lineup_box]),
             self.compare, w.HBox([w.Label("baseline", layout=_LABEL), self.baseline_box]),
@@ -177,8 +182,9 @@ class Lab(Placeheld, w.VBox):
         menus = []
         for k, v in enumerate(values):
             menu = w.Dropdown(options=self._names, value=v, layout=w.Layout(width="9em"),
-                              tooltip=f"{which} entry {k}: its strategy")
+                              description=f"{which} entry {k}", tooltip=f"{which} entry {k}: its strategy")
             menu.add_class(f"gf-{which}-{k}")
+            menu.add_class("gf-sr-label")
             menus.append(menu)
         return tuple(menus)
 

@@ -250,6 +250,7 @@ class QuestionWidget(Placeheld, w.VBox):
             self.check.on_click(lambda _: self.respond(self.entry.value))
             row = [self.entry, self.check]
         super().__init__([w.HBox(row), self.out], model_id=stable_model_id("question"))
+        self.add_class("gf-question")
 
     def _on_choice(self, change):
         if change["new"] is not None:

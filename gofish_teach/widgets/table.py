@@ -45,7 +45,7 @@ from ..match import Match, Rebuilt
 from ..rules import PRESETS, Rules
 from ..strategies import strategy_name
 from . import _cards, _knowledge
-from ._panes import Placeheld, stable_model_id
+from ._panes import Placeheld, one_blas_thread, stable_model_id
 from ._words import books as _books
 from ._words import count_of, say
 
@@ -340,20 +340,22 @@ class Table(Placeheld, widgets.VBox):
             self._busy = True
             if not quiet:
                 self._message = ""
-            try:
-                action(*args)
-            except ValueError as e:  # IllegalMove and BotError too: the message names the rule, the seat or the box
-                self._message = str(e)
-            except Exception as e:  # never a traceback in the table
-                self._message = f"Something went wrong: {type(e).__name__}: {e}"
-            finally:
-                self._busy = False
-            self._safe_render()
+            with one_blas_thread():  # the bots' and the panel's exact counts
+                try:
+                    action(*args)
+                except ValueError as e:  # IllegalMove and BotError too: the message names the rule, the seat or the box
+                    self._message = str(e)
+                except Exception as e:  # never a traceback in the table
+                    self._message = f"Something went wrong: {type(e).__name__}: {e}"
+                finally:
+                    self._busy = False
+                self._safe_render()
         return callback
 
     def _safe_render(self) -> None:
         try:
-            self._render()
+            with one_blas_thread():
+                self._render()
         except Exception as e:
             self.message.value = f'<span class="gf-oops">Could not draw the table: {type(e).__name__}: {e}</span>'
 
@@ -396,7 +398,8 @@ class Table(Placeheld, widgets.VBox):
         self._busy = True
         try:
             if not self.step_toggle.value:
-                self.match.advance()
+                with one_blas_thread():
+                    self.match.advance()
         except IllegalMove as e:
             self._message = str(e)
         finally:
