@@ -177,8 +177,9 @@ class _Rank:
         return w
 
 
-def _residues(hands, ranks: list, p):
-    """The world counts of :func:`count_worlds` as residues (P,), before CRT."""
+def _residues(hands, ranks: list, p, same=None):
+    """The world counts of :func:`count_worlds` as residues (P,), before CRT; a rank with
+    ``same[r] != r`` takes the counts of rank ``same[r]`` (exchangeable with it)."""
     P, R = len(p), len(ranks)
     ones = np.ones((P,) + (1,) * len(hands))
     left = [ones]
@@ -187,7 +188,13 @@ def _residues(hands, ranks: list, p):
     right = [ones] * (R + 1)
     for s in range(R - 1, -1, -1):
         right[s] = _rank_step(right[s + 1], [h.tensors[s] for h in hands], ranks[s], p, right=True)
-    counts = [_rank_counts(left[s], right[s + 1], [h.tensors[s] for h in hands], ranks[s], p) for s in range(R)]
+    same = same or range(R)
+    counts = []
+    for s in range(R):
+        if same[s] == s:
+            counts.append(_rank_counts(left[s], right[s + 1], [h.tensors[s] for h in hands], ranks[s], p))
+        else:
+            counts.append(counts[same[s]])
     return left[R].reshape(P), counts
 
 
@@ -196,7 +203,7 @@ def _less(counts: dict, part: dict, p) -> dict:
     return {x: (w - part.get(x, 0)) % p for x, w in counts.items()}
 
 
-def count_worlds(hands, unseen, primes, teams=None):
+def count_worlds(hands, unseen, primes, teams=None, same=None):
     """Exact world counts: the total, per hand and rank the counts by x, and per rank by ocean count.
 
     Returns ``(total, seat_counts, ocean_counts)`` with ``seat_counts[i][r] = {x: worlds}`` for
@@ -206,6 +213,9 @@ def count_worlds(hands, unseen, primes, teams=None):
     is hand i's team (one bit each), ``flags[r]`` the viewer's team bit if it holds rank r, else 0;
     mode ``"stalemate"`` keeps the worlds where no ask can succeed (every rank's holders on
     one team), ``"going_on"`` the others: all worlds less the stalemates.
+
+    ``same[r]`` (optional) is a rank exchangeable with r, no later than r (see
+    :func:`.exact.exchangeable`): its counts are r's too, and are worked out once.
     """
     p = np.array(primes, dtype=np.float64)
     R, k = len(unseen), len(hands)
@@ -213,14 +223,14 @@ def count_worlds(hands, unseen, primes, teams=None):
         return 0, [[{} for _ in range(R)] for _ in hands], [{} for _ in range(R)]
     plain = [_Rank(u, primes, (0,) * k) for u in unseen]
     if teams is None:
-        total, counts = _residues(hands, plain, p)
+        total, counts = _residues(hands, plain, p, same)
     else:
         bits, flags, mode = teams
-        stuck = _residues(hands, [_Rank(u, primes, bits, f, True) for u, f in zip(unseen, flags)], p)
+        stuck = _residues(hands, [_Rank(u, primes, bits, f, True) for u, f in zip(unseen, flags)], p, same)
         if mode == "stalemate":
             total, counts = stuck
         else:
-            total, counts = _residues(hands, plain, p)
+            total, counts = _residues(hands, plain, p, same)
             total = (total - stuck[0]) % p
             counts = [([_less(seat, stuck_seat, p) for seat, stuck_seat in zip(by_seat, stuck_by_seat)],
                        _less(by_total, stuck_total, p))

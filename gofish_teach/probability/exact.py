@@ -16,9 +16,11 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from math import lgamma, log
 
+from threadpoolctl import ThreadpoolController
+
 from .contract import count_worlds
 from .hands import Hand
-from .history import Story
+from .history import Story, read  # noqa: F401  (read: for the examples)
 from .modular import primes_for_bits
 from .pools import Cases, count_worlds_one
 
@@ -27,6 +29,11 @@ from .pools import Cases, count_worlds_one
 #: dimension of a hand's matrices; and the product of the hands' inner dimensions at one
 #: rank, which the joint sweep carries.
 LIMITS = {"cases": 400_000, "join_cases": 20_000, "hand_dim": 128, "joint": 150_000}
+
+
+#: BLAS's own threads: the products here are many and small, so on a busy machine (or two cores
+#: shared with the kernel) threads fighting over them cost far more than they give (5-10x).
+_THREADS = ThreadpoolController()
 
 
 class TooBig(Exception):
@@ -190,8 +197,52 @@ def hand_cases(story: Story, seat: int, n_ranks: int, book_size: int) -> Cases:
     return _follow(story.ops[seat], n_ranks, book_size)
 
 
+def exchangeable(story: Story) -> list[int]:
+    """For each rank, the first rank that plays exactly the same part in ``story`` (itself if none).
+
+    Two ranks are exchangeable when swapping them everywhere leaves the story as it is: then
+    every count is the same for both, and only one of them needs its counts worked out. An
+    operation about one rank (an ask, a gift, a book...) names it, so a rank that appears in
+    one is exchangeable with no other; the rest are compared by what they are in the
+    operations about every rank (a deal's or a draw's allowed ranks, the caps), in order.
+
+    >>> from gofish_teach import Game, Rules
+    >>> game = Game(Rules.preset("pond").replace(n_ranks=4, hand_size=2), 3, seed=1)
+    >>> [card.rank for card in game.view(0).hand]
+    ['A', '3']
+    >>> exchangeable(read(game.view(0)))       # three A and three 3s unseen; four 2s and four 4s
+    [0, 1, 0, 1]
+    """
+    R = len(story.unseen)
+    named = set()
+    columns = []
+    for q in story.seats:
+        rows = []
+        for op in story.ops[q]:
+            if op[0] in ("deal", "draw", "cap"):
+                rows.append(op[-1])
+            else:
+                named.add(op[1])
+        columns.append(list(zip(*rows)) if rows else [()] * R)
+    flags = story.teams[1] if story.teams else (0,) * R
+    first: dict = {}
+    same = []
+    for r in range(R):
+        if r in named:
+            same.append(r)
+            continue
+        key = (story.unseen[r], flags[r], tuple(column[r] for column in columns))
+        same.append(first.setdefault(key, r))
+    return same
+
+
 def world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
     """Exact counts of the worlds behind ``story``, by place, rank and count."""
+    with _THREADS.limit(limits=1, user_api="blas"):
+        return _world_counts(story, n_ranks, book_size)
+
+
+def _world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
     primes = primes_for_bits(bits_needed(story))
     seats = story.seats
     if len(seats) == 1:
@@ -208,5 +259,5 @@ def world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
         joint = max(joint, size)
     if joint > LIMITS["joint"]:
         raise TooBig(f"the hands together need {joint} states at one rank (limit {LIMITS['joint']})")
-    total, seat, ocean = count_worlds(hands, story.unseen, primes, story.teams)
+    total, seat, ocean = count_worlds(hands, story.unseen, primes, story.teams, exchangeable(story))
     return Counts(total, seat, ocean)
