@@ -116,38 +116,51 @@ def _rank_counts(E, F, tensors, rank: "_Rank", p):
 
     ``E`` and ``F`` are the environments on either side of the rank. Returns
     ``(by_seat, by_total)``: ``by_seat[q] = {x: residues (P,)}``, ``by_total = {n: residues}``.
+
+    Hand q's count needs everything at this rank but its own matrices: the hands before it
+    taken from the left (``fwd[q]``) and those after it taken from the right (``bwd[q]``),
+    each with its own tally; both chains are built once for all the hands (prefix and suffix
+    products), so the rank costs about three passes over the hands, not one per hand.
     """
-    P = len(p)
+    P, k = len(p), len(tensors)
+    fwd = [(E[..., None], [(0, rank.flags)])]
+    for q in range(k - 1):
+        fwd.append(_take(*fwd[-1], q, tensors[q], rank.smax, p, rank.bits[q]))
+    bwd = [None] * k
+    bwd[k - 1] = (F[..., None], [(0, 0)])
+    for q in range(k - 1, 0, -1):
+        bwd[q - 1] = _take(*bwd[q], q, tensors[q].transpose(0, 1, 3, 2), rank.smax, p, rank.bits[q])
     by_seat, by_total = [], {}
     for q, A in enumerate(tensors):
-        X, tally = E[..., None], [(0, rank.flags)]
-        for q2, A2 in enumerate(tensors):
-            if q2 != q:
-                X, tally = _take(X, tally, q2, A2, rank.smax, p, rank.bits[q2])
+        (X, left), (Y, right) = fwd[q], bwd[q]
         d, Din, Dout = A.shape[1:]
-        T = X.shape[-1]
-        # hand q's environment: everything at this rank but its own matrices, closed on both sides;
-        # then val[t, x]: the others tally t, hand q holds x (the ocean not yet weighed)
-        if X[0].size * Dout <= _STACKED:
-            Xq = np.moveaxis(X, (X.ndim - 1, 1 + q), (1, 2)).reshape(P, T * Din, -1)
-            Fq = np.moveaxis(F, 1 + q, -1).reshape(P, -1, Dout)
-            env = _matmul_mod(Xq, Fq, p).reshape(P, T, Din * Dout)
-        else:  # big: one prime at a time, each rearranged copy still in cache for its product
-            env = np.concatenate([
-                _matmul_mod(np.moveaxis(X[j], (X.ndim - 2, q), (0, 1)).reshape(1, T * Din, -1),
-                            np.moveaxis(F[j], q, -1).reshape(1, -1, Dout), p[j:j + 1])
-                for j in range(P)]).reshape(P, T, Din * Dout)
-        val = _matmul_mod(env, A.reshape(P, d, Din * Dout).transpose(0, 2, 1), p)
+        T1, T2 = len(left), len(right)
+        # env[t1, a, t2, b]: the hands before q tally t1, those after it t2, hand q's own index
+        # a on the left and b on the right, everything else closed
+        Xq = np.moveaxis(X, (X.ndim - 1, 1 + q), (1, 2)).reshape(P, T1 * Din, -1)
+        Yq = np.moveaxis(Y, (Y.ndim - 1, 1 + q), (1, 2)).reshape(P, T2 * Dout, -1).transpose(0, 2, 1)
+        env = _matmul_mod(Xq, Yq, p).reshape(P, T1, Din, T2, Dout).transpose(0, 1, 3, 2, 4)
+        # val[t1, t2, x]: hand q holds x (the ocean not yet weighed)
+        val = _matmul_mod(np.ascontiguousarray(env).reshape(P, T1 * T2, Din * Dout),
+                          np.ascontiguousarray(A.reshape(P, d, Din * Dout).transpose(0, 2, 1)), p)
+        w = np.zeros((P, T1 * T2, d))
+        total = np.full((T1 * T2, d), -1)
+        for t1, (s1, f1) in enumerate(left):
+            for t2, (s2, f2) in enumerate(right):
+                for x in range(d):
+                    n = s1 + s2 + x
+                    if n < rank.smax and rank.allowed(f1 | f2 | (rank.bits[q] if x else 0)):
+                        w[:, t1 * T2 + t2, x] = rank.factor[:, n]
+                        total[t1 * T2 + t2, x] = n
+        part = val * w % p[:, None, None]  # (P, tallies, x)
         seat = {}
         for x in range(d):
-            for t, (s, f) in enumerate(tally):
-                if s + x >= rank.smax or not rank.allowed(f | rank.bits[q] if x else f):
-                    continue
-                w = val[:, t, x] * rank.factor[:, s + x] % p
-                seat[x] = (seat.get(x, 0) + w) % p
-                if q == 0:
-                    by_total[s + x] = (by_total.get(s + x, 0) + w) % p
+            if (total[:, x] >= 0).any():
+                seat[x] = part[:, :, x].sum(axis=1) % p
         by_seat.append(seat)
+        if q == 0:
+            for n in np.unique(total[total >= 0]).tolist():
+                by_total[n] = part[:, total == n].sum(axis=1) % p
     return by_seat, by_total
 
 

@@ -16,6 +16,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from math import lgamma, log
 
+import numpy as np
+
 from threadpoolctl import ThreadpoolController
 
 from .contract import count_worlds
@@ -173,9 +175,11 @@ def _follow(ops: list, n_ranks: int, book_size: int, primes=()) -> Cases:
     return state
 
 
-def _as_hand(seat, ops, caps, n_ranks, book_size, primes) -> Hand:
-    """A hand followed as cases, then as a matrix product ready to be joined with others."""
-    key = (tuple(ops), caps, n_ranks, book_size, primes)
+def _as_hand(seat, ops, caps, n_ranks, book_size, primes, order=None) -> Hand:
+    """A hand followed as cases, then as a matrix product ready to be joined with others
+    (its ranks in ``order``, see :func:`rank_order`)."""
+    order = tuple(range(n_ranks)) if order is None else tuple(order)
+    key = (tuple(ops), caps, n_ranks, book_size, primes, order)
     hand = MEMORY.hands.get(key)
     if hand is None:
         cases = _follow(ops, n_ranks, book_size, primes)
@@ -183,7 +187,7 @@ def _as_hand(seat, ops, caps, n_ranks, book_size, primes) -> Hand:
             hand = TooBig(f"seat {seat} has {len(cases.keys)} cases, more than {LIMITS['join_cases']} to join")
         else:
             try:
-                hand = Hand.from_cases(cases, caps, limit=LIMITS["hand_dim"])
+                hand = Hand.from_cases(cases, caps, limit=LIMITS["hand_dim"], order=order)
             except OverflowError as why:
                 hand = TooBig(f"seat {seat}: {why}")  # remembered too: the next ask would fail alike
         MEMORY.hands.put(key, hand)
@@ -250,7 +254,8 @@ def _world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
         total, seat, ocean = count_worlds_one(cases, story.unseen, book_size - 1)
         return Counts(total, seat, ocean)
     caps = tuple(min(book_size - 1, u) for u in story.unseen)
-    hands = [_as_hand(q, story.ops[q], caps, n_ranks, book_size, primes) for q in seats]
+    order = rank_order([_follow(story.ops[q], n_ranks, book_size, primes) for q in seats])
+    hands = [_as_hand(q, story.ops[q], caps, n_ranks, book_size, primes, order) for q in seats]
     joint = 1
     for r in range(n_ranks - 1):
         size = 1
@@ -259,5 +264,34 @@ def _world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
         joint = max(joint, size)
     if joint > LIMITS["joint"]:
         raise TooBig(f"the hands together need {joint} states at one rank (limit {LIMITS['joint']})")
-    total, seat, ocean = count_worlds(hands, story.unseen, primes, story.teams, exchangeable(story))
+    # the sweep sees the ranks in ``order``: place j is rank order[j]
+    place = {r: j for j, r in enumerate(order)}
+    same = exchangeable(story)
+    first = {}
+    for r in order:
+        first.setdefault(same[r], place[r])  # a class's counts are worked out at its first place
+    teams = story.teams and (story.teams[0], [story.teams[1][r] for r in order], story.teams[2])
+    total, by_place, ocean_by_place = count_worlds(hands, [story.unseen[r] for r in order], primes, teams,
+                                                   [first[same[r]] for r in order])
+    seat = [[by_seat[place[r]] for r in range(n_ranks)] for by_seat in by_place]
+    ocean = [ocean_by_place[place[r]] for r in range(n_ranks)]
     return Counts(total, seat, ocean)
+
+
+def rank_order(hands) -> list[int]:
+    """The order in which the sweep over ranks takes them: first the ranks whose counts the
+    hands' cases disagree on most, then the rest in deck order.
+
+    A hand's inner dimension between two places is the number of different things its cases
+    still need from the ranks after it: its pooled cards left, and its known counts of the
+    ranks still to come. With the uncertain ranks first, what is left after them is little
+    more than each hand's pooled cards (the joined hands' states multiply, so this is what
+    matters: often 5-10 times fewer states than in deck order).
+    """
+    R = hands[0].R
+    spread = [0] * R
+    for cases in hands:
+        known = cases.known_counts()
+        for r in range(R):
+            spread[r] += len(np.unique(known[:, r])) - 1
+    return sorted(range(R), key=lambda r: -spread[r])
