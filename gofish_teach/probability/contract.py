@@ -94,15 +94,23 @@ def _take(X: np.ndarray, tally: list, q: int, A: np.ndarray, smax: int, p: np.nd
     return np.moveaxis(out, -1, 1 + q), tally2
 
 
-def _rank_step(E, tensors, rank: "_Rank", p, right=False):
-    """One rank of the sweep: sum over the hands' counts x, weighted by the ocean's share.
+def _chain(E, tensors, rank: "_Rank", p, right=False) -> list:
+    """Take the hands into the environment ``E`` one at a time: the partial steps, first to last.
 
-    ``E`` is the environment (P, D1, ..., Dk) before the rank (after it, sweeping ``right``
-    to left); returns the one on the other side.
+    Sweeping left to right the hands are taken in order (partial step j holds hands 0..j-1);
+    sweeping ``right`` to left, last first (partial step j holds hands k-j..k-1), so that
+    :func:`_rank_counts` can reuse them. Each partial step is ``(X, tally)`` (see :func:`_take`).
     """
-    X, tally = E[..., None], [(0, rank.flags)]
-    for q, A in enumerate(tensors):
-        X, tally = _take(X, tally, q, A.transpose(0, 1, 3, 2) if right else A, rank.smax, p, rank.bits[q])
+    k = len(tensors)
+    steps = [(E[..., None], [(0, rank.flags)])]
+    for q in (range(k - 1, -1, -1) if right else range(k)):
+        A = tensors[q].transpose(0, 1, 3, 2) if right else tensors[q]
+        steps.append(_take(*steps[-1], q, A, rank.smax, p, rank.bits[q]))
+    return steps
+
+
+def _close(X, tally, rank: "_Rank", p):
+    """Weigh a full step by the ocean's share: the environment on the rank's other side."""
     w = rank.weights(tally)
     out = np.empty(X.shape[:-1])
     for k in range(len(p)):
@@ -111,25 +119,30 @@ def _rank_step(E, tensors, rank: "_Rank", p, right=False):
     return out
 
 
-def _rank_counts(E, F, tensors, rank: "_Rank", p):
+def _rank_step(E, tensors, rank: "_Rank", p, right=False):
+    """One rank of the sweep: sum over the hands' counts x, weighted by the ocean's share.
+
+    ``E`` is the environment (P, D1, ..., Dk) before the rank (after it, sweeping ``right``
+    to left); returns the one on the other side.
+    """
+    return _close(*_chain(E, tensors, rank, p, right)[-1], rank, p)
+
+
+def _rank_counts(E, back, tensors, rank: "_Rank", p):
     """The worlds at one rank by each hand's count, and by the hands' total count.
 
-    ``E`` and ``F`` are the environments on either side of the rank. Returns
-    ``(by_seat, by_total)``: ``by_seat[q] = {x: residues (P,)}``, ``by_total = {n: residues}``.
+    ``E`` is the environment before the rank, ``back`` the partial steps of the right-to-left
+    sweep at this rank (:func:`_chain`). Returns ``(by_seat, by_total)``:
+    ``by_seat[q] = {x: residues (P,)}``, ``by_total = {n: residues}``.
 
     Hand q's count needs everything at this rank but its own matrices: the hands before it
     taken from the left (``fwd[q]``) and those after it taken from the right (``bwd[q]``),
-    each with its own tally; both chains are built once for all the hands (prefix and suffix
-    products), so the rank costs about three passes over the hands, not one per hand.
+    each with its own tally; both chains serve all the hands (prefix and suffix products),
+    and the right one is the sweep's own.
     """
     P, k = len(p), len(tensors)
-    fwd = [(E[..., None], [(0, rank.flags)])]
-    for q in range(k - 1):
-        fwd.append(_take(*fwd[-1], q, tensors[q], rank.smax, p, rank.bits[q]))
-    bwd = [None] * k
-    bwd[k - 1] = (F[..., None], [(0, 0)])
-    for q in range(k - 1, 0, -1):
-        bwd[q - 1] = _take(*bwd[q], q, tensors[q].transpose(0, 1, 3, 2), rank.smax, p, rank.bits[q])
+    fwd = _chain(E, tensors[:-1], rank, p)
+    bwd = [back[k - 1 - q] for q in range(k)]
     by_seat, by_total = [], {}
     for q, A in enumerate(tensors):
         (X, left), (Y, right) = fwd[q], bwd[q]
@@ -198,16 +211,16 @@ def _residues(hands, ranks: list, p, same=None):
     left = [ones]
     for s in range(R):
         left.append(_rank_step(left[-1], [h.tensors[s] for h in hands], ranks[s], p))
-    right = [ones] * (R + 1)
-    for s in range(R - 1, -1, -1):
-        right[s] = _rank_step(right[s + 1], [h.tensors[s] for h in hands], ranks[s], p, right=True)
     same = same or range(R)
-    counts = []
-    for s in range(R):
+    counts = [None] * R
+    F = ones
+    for s in range(R - 1, -1, -1):  # right to left; a rank's counts use the sweep's partial steps
+        tensors = [h.tensors[s] for h in hands]
+        back = _chain(F, tensors, ranks[s], p, right=True)
         if same[s] == s:
-            counts.append(_rank_counts(left[s], right[s + 1], [h.tensors[s] for h in hands], ranks[s], p))
-        else:
-            counts.append(counts[same[s]])
+            counts[s] = _rank_counts(left[s], back, tensors, ranks[s], p)
+        F = _close(*back[-1], ranks[s], p)
+    counts = [counts[same[s]] for s in range(R)]
     return left[R].reshape(P), counts
 
 
