@@ -240,9 +240,14 @@ def exchangeable(story: Story) -> list[int]:
     return same
 
 
+def one_blas_thread():
+    """A context in which BLAS runs on one thread (see :data:`_THREADS`)."""
+    return _THREADS.limit(limits=1, user_api="blas")
+
+
 def world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
     """Exact counts of the worlds behind ``story``, by place, rank and count."""
-    with _THREADS.limit(limits=1, user_api="blas"):
+    with one_blas_thread():
         return _world_counts(story, n_ranks, book_size)
 
 
@@ -285,8 +290,9 @@ def rank_order(hands) -> list[int]:
     A hand's inner dimension between two places is the number of different things its cases
     still need from the ranks after it: its pooled cards left, and its known counts of the
     ranks still to come. With the uncertain ranks first, what is left after them is little
-    more than each hand's pooled cards (the joined hands' states multiply, so this is what
-    matters: often 5-10 times fewer states than in deck order).
+    more than each hand's pooled cards. The joined hands' states multiply, so this matters:
+    at a six-player position after ten asks, 50k states at the widest place instead of 104k,
+    and about 6k instead of 80-100k at most others.
     """
     R = hands[0].R
     spread = [0] * R
