@@ -101,3 +101,28 @@ def test_numpy_integers_are_whole_numbers():
     facts = Facts(hand="7 Q", hand_sizes={np.int64(1): np.int32(5)}, at_most={np.int64(1): {"7": np.int64(1)}},
                   me=np.int64(0))
     assert facts.me == 0 and type(facts.me) is int and list(facts.seats) == [1]
+
+
+def test_rank_order_and_exchangeable_ranks_do_not_change_counts(monkeypatch):
+    """The sweep takes the ranks in the order rank_order picks and works out exchangeable ranks
+    once; on full decks at five and six players, the counts equal those of a sweep in deck
+    order with every rank worked out on its own."""
+    from gofish_teach.strategies import random as random_ask
+
+    reordered = shared = 0
+    for n, asks in ((5, 6), (6, 3), (6, 12)):
+        game, rng = Game(Rules.preset("pond"), n, seed=n), np.random.default_rng(n)
+        for _ in range(asks):
+            game.ask(*random_ask(game.view(game.current_player), rng))
+        story = read(game.view(game.current_player))
+        exact.forget()
+        fast = exact.world_counts(story, 13, 4)
+        with monkeypatch.context() as m:
+            m.setattr(exact, "rank_order", lambda hands: list(range(13)))
+            m.setattr(exact, "exchangeable", lambda story: list(range(13)))
+            exact.forget()
+            plain = exact.world_counts(story, 13, 4)
+        assert (fast.total, fast.seats, fast.ocean) == (plain.total, plain.seats, plain.ocean)
+        reordered += exact.rank_order([exact._follow(story.ops[q], 13, 4, PRIMES[:1]) for q in story.seats]) != list(range(13))
+        shared += exact.exchangeable(story) != list(range(13))
+    assert reordered and shared  # both shortcuts were taken

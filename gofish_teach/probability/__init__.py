@@ -30,7 +30,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .answers import OCEAN, Belief, Table, from_counts
-from .exact import TooBig, world_counts
+from .exact import TooBig, one_blas_thread, world_counts
 from .facts import Facts
 from .history import NotExact, read
 from .montecarlo import sample_hands, whole
@@ -58,6 +58,7 @@ def posterior(view, *, fallback: bool = True, samples: int = 4_000, seed: int = 
     except TooBig as why:
         if not fallback:
             raise NotExact(str(why)) from None
-        return sample_hands(view, story, samples=samples, seed=seed, reason=str(why))
+        with one_blas_thread():  # many small products here too
+            return sample_hands(view, story, samples=samples, seed=seed, reason=str(why))
     known = {view.player: view.counts}
     return from_counts(counts, view.ranks, story.seats, story.unseen, story.ocean, known)

@@ -94,15 +94,23 @@ def _take(X: np.ndarray, tally: list, q: int, A: np.ndarray, smax: int, p: np.nd
     return np.moveaxis(out, -1, 1 + q), tally2
 
 
-def _rank_step(E, tensors, rank: "_Rank", p, right=False):
-    """One rank of the sweep: sum over the hands' counts x, weighted by the ocean's share.
+def _chain(E, tensors, rank: "_Rank", p, right=False) -> list:
+    """Take the hands into the environment ``E`` one at a time: the partial steps, first to last.
 
-    ``E`` is the environment (P, D1, ..., Dk) before the rank (after it, sweeping ``right``
-    to left); returns the one on the other side.
+    Sweeping left to right the hands are taken in order (partial step j holds hands 0..j-1);
+    sweeping ``right`` to left, last first (partial step j holds hands k-j..k-1), so that
+    :func:`_rank_counts` can reuse them. Each partial step is ``(X, tally)`` (see :func:`_take`).
     """
-    X, tally = E[..., None], [(0, rank.flags)]
-    for q, A in enumerate(tensors):
-        X, tally = _take(X, tally, q, A.transpose(0, 1, 3, 2) if right else A, rank.smax, p, rank.bits[q])
+    k = len(tensors)
+    steps = [(E[..., None], [(0, rank.flags)])]
+    for q in (range(k - 1, -1, -1) if right else range(k)):
+        A = tensors[q].transpose(0, 1, 3, 2) if right else tensors[q]
+        steps.append(_take(*steps[-1], q, A, rank.smax, p, rank.bits[q]))
+    return steps
+
+
+def _close(X, tally, rank: "_Rank", p):
+    """Weigh a full step by the ocean's share: the environment on the rank's other side."""
     w = rank.weights(tally)
     out = np.empty(X.shape[:-1])
     for k in range(len(p)):
@@ -111,43 +119,61 @@ def _rank_step(E, tensors, rank: "_Rank", p, right=False):
     return out
 
 
-def _rank_counts(E, F, tensors, rank: "_Rank", p):
+def _rank_step(E, tensors, rank: "_Rank", p, right=False):
+    """One rank of the sweep: sum over the hands' counts x, weighted by the ocean's share.
+
+    ``E`` is the environment (P, D1, ..., Dk) before the rank (after it, sweeping ``right``
+    to left); returns the one on the other side.
+    """
+    return _close(*_chain(E, tensors, rank, p, right)[-1], rank, p)
+
+
+def _rank_counts(E, back, tensors, rank: "_Rank", p):
     """The worlds at one rank by each hand's count, and by the hands' total count.
 
-    ``E`` and ``F`` are the environments on either side of the rank. Returns
-    ``(by_seat, by_total)``: ``by_seat[q] = {x: residues (P,)}``, ``by_total = {n: residues}``.
+    ``E`` is the environment before the rank, ``back`` the partial steps of the right-to-left
+    sweep at this rank (:func:`_chain`). Returns ``(by_seat, by_total)``:
+    ``by_seat[q] = {x: residues (P,)}``, ``by_total = {n: residues}``.
+
+    Hand q's count needs everything at this rank but its own matrices: the hands before it
+    taken from the left (``fwd[q]``) and those after it taken from the right (``bwd[q]``),
+    each with its own tally; both chains serve all the hands (prefix and suffix products),
+    and the right one is the sweep's own.
     """
-    P = len(p)
+    P, k = len(p), len(tensors)
+    fwd = _chain(E, tensors[:-1], rank, p)
+    bwd = [back[k - 1 - q] for q in range(k)]
     by_seat, by_total = [], {}
     for q, A in enumerate(tensors):
-        X, tally = E[..., None], [(0, rank.flags)]
-        for q2, A2 in enumerate(tensors):
-            if q2 != q:
-                X, tally = _take(X, tally, q2, A2, rank.smax, p, rank.bits[q2])
+        (X, left), (Y, right) = fwd[q], bwd[q]
         d, Din, Dout = A.shape[1:]
-        T = X.shape[-1]
-        # hand q's environment: everything at this rank but its own matrices, closed on both sides;
-        # then val[t, x]: the others tally t, hand q holds x (the ocean not yet weighed)
-        if X[0].size * Dout <= _STACKED:
-            Xq = np.moveaxis(X, (X.ndim - 1, 1 + q), (1, 2)).reshape(P, T * Din, -1)
-            Fq = np.moveaxis(F, 1 + q, -1).reshape(P, -1, Dout)
-            env = _matmul_mod(Xq, Fq, p).reshape(P, T, Din * Dout)
-        else:  # big: one prime at a time, each rearranged copy still in cache for its product
-            env = np.concatenate([
-                _matmul_mod(np.moveaxis(X[j], (X.ndim - 2, q), (0, 1)).reshape(1, T * Din, -1),
-                            np.moveaxis(F[j], q, -1).reshape(1, -1, Dout), p[j:j + 1])
-                for j in range(P)]).reshape(P, T, Din * Dout)
-        val = _matmul_mod(env, A.reshape(P, d, Din * Dout).transpose(0, 2, 1), p)
+        T1, T2 = len(left), len(right)
+        # env[t1, a, t2, b]: the hands before q tally t1, those after it t2, hand q's own index
+        # a on the left and b on the right, everything else closed
+        Xq = np.moveaxis(X, (X.ndim - 1, 1 + q), (1, 2)).reshape(P, T1 * Din, -1)
+        Yq = np.moveaxis(Y, (Y.ndim - 1, 1 + q), (1, 2)).reshape(P, T2 * Dout, -1).transpose(0, 2, 1)
+        env = _matmul_mod(Xq, Yq, p).reshape(P, T1, Din, T2, Dout).transpose(0, 1, 3, 2, 4)
+        # val[t1, t2, x]: hand q holds x (the ocean not yet weighed)
+        val = _matmul_mod(np.ascontiguousarray(env).reshape(P, T1 * T2, Din * Dout),
+                          np.ascontiguousarray(A.reshape(P, d, Din * Dout).transpose(0, 2, 1)), p)
+        w = np.zeros((P, T1 * T2, d))
+        total = np.full((T1 * T2, d), -1)
+        for t1, (s1, f1) in enumerate(left):
+            for t2, (s2, f2) in enumerate(right):
+                for x in range(d):
+                    n = s1 + s2 + x
+                    if n < rank.smax and rank.allowed(f1 | f2 | (rank.bits[q] if x else 0)):
+                        w[:, t1 * T2 + t2, x] = rank.factor[:, n]
+                        total[t1 * T2 + t2, x] = n
+        part = val * w % p[:, None, None]  # (P, tallies, x)
         seat = {}
         for x in range(d):
-            for t, (s, f) in enumerate(tally):
-                if s + x >= rank.smax or not rank.allowed(f | rank.bits[q] if x else f):
-                    continue
-                w = val[:, t, x] * rank.factor[:, s + x] % p
-                seat[x] = (seat.get(x, 0) + w) % p
-                if q == 0:
-                    by_total[s + x] = (by_total.get(s + x, 0) + w) % p
+            if (total[:, x] >= 0).any():
+                seat[x] = part[:, :, x].sum(axis=1) % p
         by_seat.append(seat)
+        if q == 0:
+            for n in np.unique(total[total >= 0]).tolist():
+                by_total[n] = part[:, total == n].sum(axis=1) % p
     return by_seat, by_total
 
 
@@ -177,17 +203,24 @@ class _Rank:
         return w
 
 
-def _residues(hands, ranks: list, p):
-    """The world counts of :func:`count_worlds` as residues (P,), before CRT."""
+def _residues(hands, ranks: list, p, same=None):
+    """The world counts of :func:`count_worlds` as residues (P,), before CRT; a rank with
+    ``same[r] != r`` takes the counts of rank ``same[r]`` (exchangeable with it)."""
     P, R = len(p), len(ranks)
     ones = np.ones((P,) + (1,) * len(hands))
     left = [ones]
     for s in range(R):
         left.append(_rank_step(left[-1], [h.tensors[s] for h in hands], ranks[s], p))
-    right = [ones] * (R + 1)
-    for s in range(R - 1, -1, -1):
-        right[s] = _rank_step(right[s + 1], [h.tensors[s] for h in hands], ranks[s], p, right=True)
-    counts = [_rank_counts(left[s], right[s + 1], [h.tensors[s] for h in hands], ranks[s], p) for s in range(R)]
+    same = same or range(R)
+    counts = [None] * R
+    F = ones
+    for s in range(R - 1, -1, -1):  # right to left; a rank's counts use the sweep's partial steps
+        tensors = [h.tensors[s] for h in hands]
+        back = _chain(F, tensors, ranks[s], p, right=True)
+        if same[s] == s:
+            counts[s] = _rank_counts(left[s], back, tensors, ranks[s], p)
+        F = _close(*back[-1], ranks[s], p)
+    counts = [counts[same[s]] for s in range(R)]
     return left[R].reshape(P), counts
 
 
@@ -196,7 +229,7 @@ def _less(counts: dict, part: dict, p) -> dict:
     return {x: (w - part.get(x, 0)) % p for x, w in counts.items()}
 
 
-def count_worlds(hands, unseen, primes, teams=None):
+def count_worlds(hands, unseen, primes, teams=None, same=None):
     """Exact world counts: the total, per hand and rank the counts by x, and per rank by ocean count.
 
     Returns ``(total, seat_counts, ocean_counts)`` with ``seat_counts[i][r] = {x: worlds}`` for
@@ -206,6 +239,9 @@ def count_worlds(hands, unseen, primes, teams=None):
     is hand i's team (one bit each), ``flags[r]`` the viewer's team bit if it holds rank r, else 0;
     mode ``"stalemate"`` keeps the worlds where no ask can succeed (every rank's holders on
     one team), ``"going_on"`` the others: all worlds less the stalemates.
+
+    ``same[r]`` (optional) is a rank exchangeable with r, no later than r (see
+    :func:`.exact.exchangeable`): its counts are r's too, and are worked out once.
     """
     p = np.array(primes, dtype=np.float64)
     R, k = len(unseen), len(hands)
@@ -213,14 +249,14 @@ def count_worlds(hands, unseen, primes, teams=None):
         return 0, [[{} for _ in range(R)] for _ in hands], [{} for _ in range(R)]
     plain = [_Rank(u, primes, (0,) * k) for u in unseen]
     if teams is None:
-        total, counts = _residues(hands, plain, p)
+        total, counts = _residues(hands, plain, p, same)
     else:
         bits, flags, mode = teams
-        stuck = _residues(hands, [_Rank(u, primes, bits, f, True) for u, f in zip(unseen, flags)], p)
+        stuck = _residues(hands, [_Rank(u, primes, bits, f, True) for u, f in zip(unseen, flags)], p, same)
         if mode == "stalemate":
             total, counts = stuck
         else:
-            total, counts = _residues(hands, plain, p)
+            total, counts = _residues(hands, plain, p, same)
             total = (total - stuck[0]) % p
             counts = [([_less(seat, stuck_seat, p) for seat, stuck_seat in zip(by_seat, stuck_by_seat)],
                        _less(by_total, stuck_total, p))

@@ -145,18 +145,22 @@ class Hand:
         return hand
 
     @classmethod
-    def from_cases(cls, cases, caps, limit: int | None = None) -> "Hand":
+    def from_cases(cls, cases, caps, limit: int | None = None, order=None) -> "Hand":
         """The same weights ``G(x)`` as a hand's :class:`~.pools.Cases`, as a compressed product.
 
         Built left to right: the inner index before rank j stands for what the cases still
         need from ranks j, j+1, ... (their known counts there, and the pooled cards left);
         each step keeps only independent directions (``T`` maps those needs onto them), so
         the many cases never make a big matrix. Raises ``OverflowError`` past ``limit``.
+        ``order`` (a permutation of the ranks; ``caps`` stays by rank) puts rank ``order[j]``
+        at place j of the product.
         """
         P, R = len(cases.primes), cases.R
+        order = list(range(R)) if order is None else list(order)
         p = np.array(cases.primes, dtype=np.float64)
-        known, m = cases.known_counts().tolist(), cases.pool_sizes().tolist()
-        pooled = [bool(cases.pool_mask >> s & 1) for s in range(R)]
+        known, m = cases.known_counts()[:, order].tolist(), cases.pool_sizes().tolist()
+        pooled = [bool(cases.pool_mask >> s & 1) for s in order]
+        caps = [caps[s] for s in order]
         index = {}
         for c, (k, size) in enumerate(zip(known, m)):
             index.setdefault((tuple(k), size), []).append(c)
