@@ -8,7 +8,6 @@ one BLAS thread while a control is handled.
 """
 from __future__ import annotations
 
-import contextlib
 import itertools
 import sys
 import uuid
@@ -32,26 +31,18 @@ def png(figure, tight: bool = True) -> bytes:
     return buffer.getvalue()
 
 
-_BLAS = None
-
-
 def one_blas_thread():
-    """A context in which numpy's BLAS uses one thread, for the exact counts behind a control.
+    """A context in which numpy's BLAS uses one thread, around everything a control does.
 
-    Those are many small matrix products: on a machine shared by several kernels (a class on
-    one server, two cores), BLAS threads that wait on each other made one click take seconds
-    (a posterior at 4 players: 4 s with OpenBLAS's threads, 0.4 s with one, in the same run).
-    Nothing changes outside the context: a learner's own numpy code keeps every thread.
+    The exact counts behind a click are many small matrix products: on a machine shared by
+    several kernels (a class on one server, two cores), BLAS threads that wait on each other made
+    one click take seconds (a posterior at 4 players: 4 s with OpenBLAS's threads, 0.4 s with
+    one, in the same run). The counts limit themselves too; this also covers the rest of a click
+    (the sampler's fallback, the bots). A learner's own numpy code keeps every thread.
     """
-    global _BLAS
-    try:
-        if _BLAS is None:
-            from threadpoolctl import ThreadpoolController
+    from ..probability.exact import one_blas_thread as limit
 
-            _BLAS = ThreadpoolController()
-        return _BLAS.limit(limits=1, user_api="blas")
-    except Exception:  # noqa: BLE001 - only a speed-up: without it the answer is the same
-        return contextlib.nullcontext()
+    return limit()
 
 
 def short_error(error: BaseException) -> str:
