@@ -53,7 +53,10 @@ def lab(kit) -> str:
     tracker.parent.mkdir(parents=True, exist_ok=True)
     tracker.write_text('{"windowingMode": "none"}')
     log = open(home / "jupyterlab.log", "w")
-    server = subprocess.Popen(["make", "-s", "lab", f"LAB_ARGS={args}"], cwd=kit, env=env, stdout=log,
+    # -o: never reinstall the shared venv from the copy (it has no package: an editable install
+    # made there would leave the venv, and the repository's own tests, without gofish_teach).
+    server = subprocess.Popen(["make", "-s", "-o", ".venv/.installed", "lab", f"LAB_ARGS={args}"], cwd=kit,
+                              env=env, stdout=log,
                               stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     try:
