@@ -39,6 +39,11 @@ def _public_table(exercise: str) -> str:
     return f"TABLE = {table!r}\n"
 
 
+#: The hidden cases' seed, fixed so that a lookup table cannot match a hidden case by luck: a
+#: random hand may be empty, and an empty hand's answer, no ask, is in the public table too.
+HIDDEN_SEED = 20261201
+
+
 @pytest.fixture(scope="module")
 def attacked(tmp_path_factory):
     folder = tmp_path_factory.mktemp("class")
@@ -149,7 +154,7 @@ except OSError:
     out, log = io.StringIO(), io.StringIO()
     start = time.monotonic()
     rows = grade(sub, out=out, log=log, time_limit=120, cell_time_limit=30, sandbox="require", workers=2,
-                 exercises=["01", "02", "03", "10"])
+                 exercises=["01", "02", "03", "10"], hidden_seed=HIDDEN_SEED)
     seconds = time.monotonic() - start
     return {(r.submission, r.exercise): r for r in rows}, log.getvalue(), seconds, sub
 
@@ -178,7 +183,11 @@ def test_forged_lines_earn_nothing_for_the_stub_beside_them_or_the_hidden_cases(
     assert earned(rows, "forger", "01-deal") == (0, 0)
     forged = rows["forger", "02-legal-asks"]
     # Its own public answers were printed in the notebook for all to see; a forged line for them
-    # is a lookup table. The hidden cases' answers are unknown to it.
+    # is a lookup table. The hidden cases' answers are unknown to it (and, with this seed, no
+    # hidden answer happens to be the public one its line for that case repeats).
+    public = [c.expected for c in get_exercise("02").cases()]
+    hidden = get_exercise("02").hidden_cases(HIDDEN_SEED)
+    assert all(case.expected != public[k % len(public)] for k, case in enumerate(hidden))
     assert forged.hidden_passed == 0
 
 
