@@ -175,14 +175,13 @@ def _follow(ops: list, n_ranks: int, book_size: int, primes=()) -> Cases:
     return state
 
 
-def _as_hand(seat, ops, caps, n_ranks, book_size, primes, order=None) -> Hand:
-    """A hand followed as cases, then as a matrix product ready to be joined with others
-    (its ranks in ``order``, see :func:`rank_order`)."""
-    order = tuple(range(n_ranks)) if order is None else tuple(order)
+def _as_hand(seat, ops, cases, caps, n_ranks, book_size, primes, order) -> Hand:
+    """A hand's ``cases`` (followed through ``ops``) as a matrix product ready to be joined with
+    others, its ranks in ``order`` (see :func:`rank_order`)."""
+    order = tuple(order)
     key = (tuple(ops), caps, n_ranks, book_size, primes, order)
     hand = MEMORY.hands.get(key)
     if hand is None:
-        cases = _follow(ops, n_ranks, book_size, primes)
         if len(cases.keys) > LIMITS["join_cases"]:
             hand = TooBig(f"seat {seat} has {len(cases.keys)} cases, more than {LIMITS['join_cases']} to join")
         else:
@@ -259,8 +258,10 @@ def _world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
         total, seat, ocean = count_worlds_one(cases, story.unseen, book_size - 1)
         return Counts(total, seat, ocean)
     caps = tuple(min(book_size - 1, u) for u in story.unseen)
-    order = rank_order([_follow(story.ops[q], n_ranks, book_size, primes) for q in seats])
-    hands = [_as_hand(q, story.ops[q], caps, n_ranks, book_size, primes, order) for q in seats]
+    followed = [_follow(story.ops[q], n_ranks, book_size, primes) for q in seats]
+    order = rank_order(followed)
+    hands = [_as_hand(q, story.ops[q], cases, caps, n_ranks, book_size, primes, order)
+             for q, cases in zip(seats, followed)]
     joint = 1
     for r in range(n_ranks - 1):
         size = 1
