@@ -284,21 +284,46 @@ def _world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
     return Counts(total, seat, ocean)
 
 
-def rank_order(hands) -> list[int]:
-    """The order in which the sweep over ranks takes them: first the ranks whose counts the
-    hands' cases disagree on most, then the rest in deck order.
+def _distinct(known: np.ndarray, ranks: list) -> int:
+    """How many different count vectors the cases hold at ``ranks`` (1 for no ranks)."""
+    code = np.zeros(len(known), dtype=np.int64)
+    for r in ranks:
+        code = code * 8 + known[:, r]  # counts are below 8 (BITS = 3)
+    return len(np.unique(code)) if ranks else 1
 
-    A hand's inner dimension between two places is the number of different things its cases
-    still need from the ranks after it: its pooled cards left, and its known counts of the
-    ranks still to come. With the uncertain ranks first, what is left after them is little
-    more than each hand's pooled cards. The joined hands' states multiply, so this matters:
-    at a six-player position after ten asks, 50k states at the widest place instead of 104k,
-    and about 6k instead of 80-100k at most others.
+
+def rank_order(hands) -> list[int]:
+    """The order in which the sweep over ranks takes them, chosen one rank at a time so that
+    the hands' joined states stay few.
+
+    A hand's inner dimension between two places is at most the number of different things
+    its cases say about the ranks on either side (the smaller of the two), times its pooled
+    cards left. The joined states are the product over hands, so each step takes the rank
+    that keeps that product of bounds smallest at the new place (a greedy choice, not the
+    best order, which would cost more to find than it saves). On positions from six-player
+    games it cuts the widest place to between half and a quarter of taking the most
+    uncertain ranks first, and the whole count's time by 1.3-2x.
+
+    >>> from gofish_teach import Game, Rules
+    >>> game = Game(Rules.preset("pond").replace(n_ranks=4, hand_size=2), 3, seed=1)
+    >>> _ = game.ask(1, "3")
+    >>> story = read(game.view(1))
+    >>> [len(_follow(story.ops[q], 4, 4).keys) for q in story.seats]   # seat 0 asked for 3s: holds 1 or 2
+    [2, 1]
+    >>> rank_order([_follow(story.ops[q], 4, 4) for q in story.seats])  # one uncertain rank: any order is as good
+    [0, 1, 2, 3]
     """
     R = hands[0].R
-    spread = [0] * R
-    for cases in hands:
-        known = cases.known_counts()
-        for r in range(R):
-            spread[r] += len(np.unique(known[:, r])) - 1
-    return sorted(range(R), key=lambda r: -spread[r])
+    known = [cases.known_counts() for cases in hands]
+    order, left = [], list(range(R))
+    while left:
+        def bound(r):
+            head, tail = order + [r], [s for s in left if s != r]
+            product = 1
+            for k in known:
+                product *= min(_distinct(k, head), _distinct(k, tail))
+            return product
+        best = min(left, key=bound)  # ties: the first in deck order
+        order.append(best)
+        left.remove(best)
+    return order
