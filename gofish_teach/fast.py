@@ -54,7 +54,8 @@ Supported: the strategies ``random``, ``memory`` and ``most_held``; every preset
 players, any ``hand_size`` and ``n_ranks``, and the variants ``bluff`` (built-in strategies
 never bluff, so play is unchanged), ``book_size=2`` and ``teams``. Not supported
 (:func:`supports` says so and the caller uses the readable engine): ``specific_card``, and
-any other strategy (``greedy``, or one a learner wrote).
+any other strategy (``greedy``, or one a learner wrote). Those terms, the card codes and
+the cap on asks are in :mod:`gofish_teach.fast_spec`, which callers read without loading numba.
 
 Compiled code cannot be interrupted, so a game that reaches ``max_asks`` asks stops with
 :class:`GameTooLong`, saying whether cards were still moving (a longer cap would help) or
@@ -67,8 +68,9 @@ from typing import Sequence
 import numpy as np
 from numba import njit
 
+from .fast_spec import CARDS_PER_RANK, FAST_STRATEGIES, MAX_ASKS, fast_path_plays, too_long_message
 from .rules import EMPTY_HAND_RULES, END_RULES, Rules
-from .simulate import CARDS_PER_RANK, FAST_STRATEGIES, MAX_ASKS, GameTooLong, fast_path_plays, too_long_message
+from .strategies import GameTooLong
 
 # The compiled loop cannot take strings, so every choice the rules and the lineup make is
 # passed as a small int; these names say which. (numba reads module-level ints as constants.)
