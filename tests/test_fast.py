@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from gofish_teach import Game, Rules, fast, fast_spec, simulate
+from gofish_teach import Game, Rules, fast, fast_spec, pcg64, simulate
 from gofish_teach.events import Ask, Draw, Give, GoFish
 from gofish_teach.fast import GameTooLong, play_games, supports
 from gofish_teach.simulate import SEATS, deck_cards, play_game_readable
@@ -92,7 +92,7 @@ def test_fast_loads_without_simulate_which_calls_it():
 def test_the_shared_names_still_import_from_simulate_and_fast():
     for name in ("CARDS_PER_RANK", "FAST_STRATEGIES", "MAX_ASKS", "fast_path_plays", "too_long_message"):
         assert getattr(simulate, name) is getattr(fast_spec, name)
-    assert fast.MAX_ASKS is simulate.MAX_ASKS
+    assert fast.MAX_ASKS is simulate.MAX_ASKS and fast.random_doubles is pcg64.random_doubles
 
 
 # --------------------------------------------------------------------------- NumPy's generator, compiled
