@@ -12,20 +12,9 @@ the longest; compiled, one core plays tens of thousands of games a second.
 Randomness, and why both engines agree: seat ``s`` of game ``g`` draws from its own
 generator, whose doubles are ``numpy.random.default_rng(int(seeds[g, s]))``'s (the readable
 engine uses ``strategies.seat_rng``, the same stream), and each random choice is one
-``random()`` double (see :func:`gofish_teach.strategies.pick`). numba can use a
-``Generator`` passed in, but cannot create one in compiled code, and making one per seat in
-Python costs more than the game itself. So this module re-implements the two pieces
-``default_rng(seed)`` is made of, for an integer seed: NumPy's ``SeedSequence`` (its
-documented hash of the seed into the initial state) and the ``PCG64`` bit generator
-(128-bit LCG with XSL-RR output; ``random()`` is ``(next_uint64 >> 11) * 2**-53``), and keeps
-one PCG64 state per seat. The doubles are bit for bit NumPy's, which ``tests/test_fast.py``
-checks against NumPy itself:
-
->>> import numpy as np
->>> seeds = np.array([0, 7, 2**64 - 1], dtype=np.uint64)
->>> mine = random_doubles(seeds, 3)
->>> bool((mine == [np.random.default_rng(int(s)).random(3) for s in seeds]).all())
-True
+``random()`` double (see :func:`gofish_teach.strategies.pick`). Compiled code cannot make a
+NumPy ``Generator``, so :mod:`gofish_teach.pcg64` re-implements ``default_rng`` bit for bit,
+and this module keeps one such state per seat.
 
 Playing a batch (card code = ``rank_index * CARDS_PER_RANK + suit_index``, row 0 of a deck is
 its top; one seed per seat), and the same game played by the readable engine, ask by ask:
@@ -54,7 +43,8 @@ Supported: the strategies ``random``, ``memory`` and ``most_held``; every preset
 players, any ``hand_size`` and ``n_ranks``, and the variants ``bluff`` (built-in strategies
 never bluff, so play is unchanged), ``book_size=2`` and ``teams``. Not supported
 (:func:`supports` says so and the caller uses the readable engine): ``specific_card``, and
-any other strategy (``greedy``, or one a learner wrote).
+any other strategy (``greedy``, or one a learner wrote). Those terms, the card codes and
+the cap on asks are in :mod:`gofish_teach.fast_spec`, which callers read without loading numba.
 
 Compiled code cannot be interrupted, so a game that reaches ``max_asks`` asks stops with
 :class:`GameTooLong`, saying whether cards were still moving (a longer cap would help) or
@@ -67,8 +57,11 @@ from typing import Sequence
 import numpy as np
 from numba import njit
 
+from .fast_spec import CARDS_PER_RANK, FAST_STRATEGIES, MAX_ASKS, fast_path_plays, too_long_message
+from .pcg64 import STATE_SIZE, WORK_SIZE, as_seeds, next_double, seed_state
+from .pcg64 import random_doubles  # noqa: F401 (importable from here, as before the generator had a module)
 from .rules import EMPTY_HAND_RULES, END_RULES, Rules
-from .simulate import CARDS_PER_RANK, FAST_STRATEGIES, MAX_ASKS, GameTooLong, fast_path_plays, too_long_message
+from .strategies import GameTooLong
 
 # The compiled loop cannot take strings, so every choice the rules and the lineup make is
 # passed as a small int; these names say which. (numba reads module-level ints as constants.)
@@ -93,130 +86,6 @@ MOVES_ROOM = 128
 # Every compiled function uses error_model="numpy": no divisor here is ever zero (the seat
 # counts and rank counts are checked first), and without the check Python's error model adds to
 # each % and //, the inner loop is faster.
-
-# --------------------------------------------------------------------------- NumPy's default_rng
-# numba turns a mix of uint64 and plain ints into float64, so every constant is typed.
-_U16, _U32, _U11, _U58, _U63 = np.uint64(16), np.uint64(32), np.uint64(11), np.uint64(58), np.uint64(63)
-_U64 = np.uint64(64)
-_ONE = np.uint64(1)
-_MASK32 = np.uint64(0xFFFFFFFF)
-# SeedSequence's hash constants (numpy/random/bit_generator.pyx).
-_INIT_A, _MULT_A = np.uint64(0x43B0D7E5), np.uint64(0x931E8875)
-_INIT_B, _MULT_B = np.uint64(0x8B51F9DD), np.uint64(0x58F38DED)
-_MIX_L, _MIX_R = np.uint64(0xCA01F9DD), np.uint64(0x4973F715)
-# PCG64's 128-bit multiplier, high and low halves.
-_PCG_HI, _PCG_LO = np.uint64(0x2360ED051FC65DA4), np.uint64(0x4385DF649FCCF645)
-_TO_DOUBLE = 1.0 / 9007199254740992.0  # 2**-53
-_POOL_SIZE = 4  # SeedSequence's pool, in 32-bit words (its default pool_size)
-
-
-@njit(cache=True, error_model="numpy")
-def _hashmix(value, hash_const):
-    # SeedSequence's 32-bit hash; returns the new value and the advanced constant.
-    value = (value ^ hash_const) & _MASK32
-    hash_const = (hash_const * _MULT_A) & _MASK32
-    value = (value * hash_const) & _MASK32
-    return value ^ (value >> _U16), hash_const
-
-
-@njit(cache=True, error_model="numpy")
-def _mix(x, y):
-    result = (_MIX_L * x - _MIX_R * y) & _MASK32
-    return result ^ (result >> _U16)
-
-
-@njit(cache=True, error_model="numpy")
-def _mulhi(a, b):
-    """The high 64 bits of the 128-bit product of two uint64."""
-    a0, a1, b0, b1 = a & _MASK32, a >> _U32, b & _MASK32, b >> _U32
-    p00, p01, p10, p11 = a0 * b0, a0 * b1, a1 * b0, a1 * b1
-    mid = (p00 >> _U32) + (p01 & _MASK32) + (p10 & _MASK32)
-    return p11 + (p01 >> _U32) + (p10 >> _U32) + (mid >> _U32)
-
-
-@njit(cache=True, error_model="numpy")
-def _pcg_step(rngs, s):
-    # state = state * multiplier + increment (mod 2**128); rngs[s] = [state_hi, state_lo, inc_hi, inc_lo]
-    # (the table and a row number, not the row itself: a row view costs more than the step)
-    hi, lo = rngs[s, 0], rngs[s, 1]
-    new_hi = _mulhi(lo, _PCG_LO) + hi * _PCG_LO + lo * _PCG_HI
-    new_lo = lo * _PCG_LO
-    low = new_lo + rngs[s, 3]
-    carry = _ONE if low < new_lo else np.uint64(0)
-    rngs[s, 0] = new_hi + rngs[s, 2] + carry
-    rngs[s, 1] = low
-
-
-@njit(cache=True, error_model="numpy")
-def _seed(rngs, s, seed, work):
-    """Set ``rngs[s]`` to the state of ``np.random.default_rng(seed)`` for a uint64 ``seed``;
-    ``work`` is room for 8 uint64 (passed in: an allocation per seat per game costs more than the hash)."""
-    # SeedSequence(seed): the entropy is the seed's 32-bit words, low first. A seed below
-    # 2**32 has one word, but a missing word hashes like a zero word, so two words always do.
-    pool = work[:_POOL_SIZE]
-    words = (seed & _MASK32, seed >> _U32, np.uint64(0), np.uint64(0))
-    hash_const = _INIT_A
-    for i in range(_POOL_SIZE):
-        pool[i], hash_const = _hashmix(words[i], hash_const)
-    for i_src in range(_POOL_SIZE):
-        for i_dst in range(_POOL_SIZE):
-            if i_src != i_dst:
-                mixed, hash_const = _hashmix(pool[i_src], hash_const)
-                pool[i_dst] = _mix(pool[i_dst], mixed)
-    # generate_state(4, uint64): eight 32-bit words from the pool, paired low word first.
-    state = work[_POOL_SIZE:]
-    hash_const = _INIT_B
-    for i in range(8):
-        value = (pool[i % _POOL_SIZE] ^ hash_const) & _MASK32
-        hash_const = (hash_const * _MULT_B) & _MASK32
-        value = (value * hash_const) & _MASK32
-        value ^= value >> _U16
-        if i % 2 == 0:
-            state[i // 2] = value
-        else:
-            state[i // 2] |= value << _U32
-    # PCG64(seed_seq): initstate = state[0:2], initseq = state[2:4] (each high word first);
-    # inc = initseq * 2 + 1; then step, add initstate, step (pcg_setseq_128_srandom_r).
-    rngs[s, 2] = (state[2] << _ONE) | (state[3] >> _U63)
-    rngs[s, 3] = (state[3] << _ONE) | _ONE
-    rngs[s, 0] = np.uint64(0)
-    rngs[s, 1] = np.uint64(0)
-    _pcg_step(rngs, s)
-    low = rngs[s, 1] + state[1]
-    carry = _ONE if low < rngs[s, 1] else np.uint64(0)
-    rngs[s, 0] = rngs[s, 0] + state[0] + carry
-    rngs[s, 1] = low
-    _pcg_step(rngs, s)
-
-
-@njit(cache=True, error_model="numpy")
-def _random(rngs, s):
-    """The next ``Generator.random()`` double."""
-    _pcg_step(rngs, s)
-    hi, lo = rngs[s, 0], rngs[s, 1]
-    x = hi ^ lo
-    rot = hi >> _U58
-    x = (x >> rot) | (x << ((_U64 - rot) & _U63))  # XSL-RR output
-    return np.float64(x >> _U11) * _TO_DOUBLE
-
-
-@njit(cache=True, error_model="numpy")
-def _random_doubles(seeds, k):
-    out = np.empty((seeds.shape[0], k))
-    rngs = np.empty((1, 4), np.uint64)  # [state_hi, state_lo, inc_hi, inc_lo]
-    work = np.empty(2 * _POOL_SIZE, np.uint64)
-    for g in range(seeds.shape[0]):
-        _seed(rngs, 0, seeds[g], work)
-        for i in range(k):
-            out[g, i] = _random(rngs, 0)
-    return out
-
-
-def random_doubles(seeds: np.ndarray, k: int) -> np.ndarray:
-    """The first ``k`` doubles of ``np.random.default_rng(int(s)).random()`` for each seed, compiled."""
-    seeds = np.atleast_1d(seeds)
-    return _random_doubles(_as_seeds(seeds, (len(seeds),), "one integer seed per row"), int(k))
-
 
 # --------------------------------------------------------------------------- the game, compiled
 # State of one game (n seats, R ranks), in arrays reused from game to game:
@@ -340,7 +209,7 @@ def _pick_target(p, partner, r, sizes, dead, rngs, buf):
             if q != p and q != partner:
                 buf[k] = q
                 k += 1
-    return buf[int(_random(rngs, p) * k)]
+    return buf[int(next_double(rngs, p) * k)]
 
 
 @njit(cache=True, error_model="numpy")
@@ -394,7 +263,7 @@ def _choose(code, p, hands, sizes, known, last, dead, teams, rngs, buf):
         ranks = held & live
         if ranks == 0:
             ranks = held
-        rank = _nth_rank(ranks, int(_random(rngs, p) * _count_ranks(ranks)))
+        rank = _nth_rank(ranks, int(next_double(rngs, p) * _count_ranks(ranks)))
         return _pick_target(p, partner, rank, sizes, dead, rngs, buf), rank
     if code == MEMORY:  # the held rank with a live known holder it holds most of
         rank, best_count = -1, 0
@@ -428,7 +297,7 @@ def _play(deck, seeds, codes, deal, empty_rule, end_rule, draw_again, book_size,
     known[:, :] = False
     dead[:] = 0
     for p in range(n):
-        _seed(rngs, p, seeds[p], work)
+        seed_state(rngs, p, seeds[p], work)
     for k in range(deal * n):  # one card at a time, round robin from seat 0
         hands[k % n, deck[k] // CARDS_PER_RANK] += 1
     sizes[:] = deal
@@ -519,8 +388,8 @@ def _play_many(codes, deal, empty_rule, end_rule, draw_again, book_size, total_b
     known = np.zeros((n, n_ranks), np.bool_)
     last = np.zeros((n, n_ranks), np.int64)
     dead = np.zeros(n, np.int64)
-    rngs = np.empty((n, 4), np.uint64)
-    work = np.empty(2 * _POOL_SIZE, np.uint64)
+    rngs = np.empty((n, STATE_SIZE), np.uint64)
+    work = np.empty(WORK_SIZE, np.uint64)
     buf = np.empty(max(n, n_ranks), np.int64)
     score = np.empty(n, np.int64)
     used = 0
@@ -570,17 +439,6 @@ def supports(lineup: Sequence[str], rules: Rules) -> bool:
     return fast_path_plays(lineup, rules)
 
 
-def _as_seeds(seeds, shape: tuple, what: str) -> np.ndarray:
-    """``seeds`` as a uint64 array of ``shape`` (``None`` in it: any size of at least 1)."""
-    seeds = np.asarray(seeds)
-    ok = seeds.ndim == len(shape) and all(want is None or got == want for got, want in zip(seeds.shape, shape))
-    if not ok or seeds.dtype.kind not in "ui":
-        raise ValueError(f"seeds: expected {what}, got {seeds.dtype} of shape {seeds.shape}")
-    if seeds.dtype.kind == "i" and (seeds < 0).any():
-        raise ValueError("seeds: must be non-negative (they are np.random.default_rng seeds)")
-    return np.ascontiguousarray(seeds, dtype=np.uint64)
-
-
 def _check(lineup: Sequence[str], rules: Rules, decks) -> np.ndarray:
     if not supports(lineup, rules):
         rules.check_players(len(lineup))  # raises naming the player count, if that is the problem
@@ -627,7 +485,7 @@ def play_games(lineup: Sequence[str], rules: Rules, decks: np.ndarray, seeds: np
     """
     decks = _check(lineup, rules, decks)
     games, n = decks.shape[0], len(lineup)
-    seeds = _as_seeds(seeds, (games, None), f"({games}, n) integer seeds, one per seat (n >= {n}) of each game")
+    seeds = as_seeds(seeds, (games, None), f"({games}, n) integer seeds, one per seat (n >= {n}) of each game")
     if seeds.shape[1] < n:
         raise ValueError(f"seeds: {seeds.shape[1]} per game, but {n} seats each need their own")
     if isinstance(max_asks, bool) or not isinstance(max_asks, (int, np.integer)) or max_asks < 1:

@@ -53,6 +53,9 @@ import numpy as np
 
 from .cards import SUITS, Card
 from .events import Ask, Draw, Give
+# What this module shares with the compiled fast path lives in fast_spec, so that fast.py need
+# not import this module (which calls it); every name stays importable from here too.
+from .fast_spec import CARDS_PER_RANK, FAST_STRATEGIES, MAX_ASKS, fast_path_plays, too_long_message  # noqa: F401
 from .game import Game
 from .rules import Rules
 from .strategies import GameTooLong, get_strategy, play_out, seat_rng, strategy_name
@@ -62,8 +65,6 @@ from .strategies import GameTooLong, get_strategy, play_out, seat_rng, strategy_
 BLOCK = 1000
 #: Strategy seeds per game: one for each seat, up to the most players any preset seats.
 SEATS = 6
-#: Default safety cap on asks in one game; built-in strategies need a few hundred at most.
-MAX_ASKS = 10_000
 #: The most games one :func:`simulate` call plays. Every game's result is kept (about 100
 #: bytes a game, so 1 GB at this limit); for more, run several seeds and pool the results.
 MAX_GAMES = 10_000_000
@@ -76,11 +77,6 @@ DEADLINE_GRACE = 1.0
 NO_WORKER_SECONDS = 60.0
 #: A progress bar is shown (in a notebook) when a run is expected to take longer than this.
 LONG_RUN_SECONDS = 3.0
-#: Cards of each rank, one per suit. A deck is passed around as card codes
-#: ``rank_index * CARDS_PER_RANK + suit_index`` (see :func:`deck_cards`).
-CARDS_PER_RANK = len(SUITS)
-#: The built-in strategies the compiled fast path (:mod:`gofish_teach.fast`) plays.
-FAST_STRATEGIES: tuple[str, ...] = ("random", "memory", "most_held")
 
 
 class DecisionTimeout(TimeoutError):
@@ -146,28 +142,6 @@ def deck_cards(rules: Rules, codes) -> list[Card]:
     """
     ranks = rules.ranks
     return [Card(ranks[int(c) // CARDS_PER_RANK], SUITS[int(c) % CARDS_PER_RANK]) for c in codes]
-
-
-def fast_path_plays(lineup: Sequence, rules: Rules) -> bool:
-    """Whether the compiled fast path can play this lineup (strategies by seat) under ``rules``.
-
-    Answered here, without loading numba (which takes a moment), so that a run the fast path
-    cannot play never loads it.
-
-    >>> fast_path_plays(["memory", "random"], Rules.preset("family"))
-    True
-    >>> fast_path_plays(["greedy", "random"], Rules.preset("pond")), fast_path_plays(["random"] * 2, Rules(specific_card=True))
-    (False, False)
-    """
-    if rules.specific_card:
-        return False
-    if not all(isinstance(name, str) and name in FAST_STRATEGIES for name in lineup):
-        return False
-    try:
-        rules.check_players(len(lineup))
-    except ValueError:
-        return False
-    return True
 
 
 # --------------------------------------------------------------------------- the readable engine
@@ -253,34 +227,6 @@ def _idle_asks(game: Game) -> int:
             break
         idle += isinstance(event, Ask)
     return idle
-
-
-def too_long_message(where: str, max_asks: int, idle: int, lineup: Sequence, rules: Rules,
-                     by_seat: Sequence | None = None) -> str:
-    """What :class:`GameTooLong` says: which game, whether a higher cap could help, the lineup
-    as given and, when they differ, by seat, and whether the rules have teams.
-
-    ``idle`` is how many of the last asks moved no card. With the ocean empty a failed ask
-    changes nothing, so a game that spent half its asks that way is going round in circles.
-
-    >>> print(too_long_message("game 7 of the tournament", 300, 200, ["mine", "random"] * 2,
-    ...                        Rules.preset("pond").replace(teams=True)))
-    game 7 of the tournament passed max_asks=300 asks without ending: no card has changed hands in its last 200 asks (the ocean is empty and every ask failed), so a strategy keeps asking for cards it cannot get, and a higher max_asks would not help. Lineup as given: mine, random, mine, random. Rules: pond with teams (partners may not ask each other, so a rank only a partner holds cannot be won).
-    """
-    text = f"{where} passed max_asks={max_asks:,} asks without ending: "
-    if 2 * idle >= max_asks:
-        text += (f"no card has changed hands in its last {idle:,} asks (the ocean is empty and every ask failed), "
-                 "so a strategy keeps asking for cards it cannot get, and a higher max_asks would not help.")
-    else:
-        text += "cards were still changing hands, so if games really are this long, raise max_asks."
-    given = [_label(entry) for entry in lineup]
-    text += f" Lineup as given: {', '.join(given)}."
-    if by_seat is not None and [_label(entry) for entry in by_seat] != given:
-        text += f" By seat in this game: {', '.join(_label(entry) for entry in by_seat)}."
-    text += f" Rules: {rules.name}"
-    if rules.teams:
-        text += " with teams (partners may not ask each other, so a rank only a partner holds cannot be won)"
-    return text + "."
 
 
 # --------------------------------------------------------------------------- results

@@ -7,10 +7,13 @@ over every preset, 2-6 players, and the variants it supports (see ``PLAN``).
 """
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
-from gofish_teach import Game, Rules, fast
+from gofish_teach import Game, Rules, fast, fast_spec, pcg64, simulate
 from gofish_teach.events import Ask, Draw, Give, GoFish
 from gofish_teach.fast import GameTooLong, play_games, supports
 from gofish_teach.simulate import SEATS, deck_cards, play_game_readable
@@ -72,6 +75,24 @@ def assert_agree(lineup, rules, decks, seeds) -> None:
 def test_the_plan_covers_at_least_15000_games():
     games = sum(len(counts) * len(LINEUPS) * per for _, _, counts, per in PLAN)
     assert games >= 15_000, games
+
+
+# --------------------------------------------------------------------------- no import circle
+def test_fast_loads_without_simulate_which_calls_it():
+    # simulate imports fast to play games, so fast (and what it imports) must not import
+    # simulate back: what both need is in fast_spec. A fresh interpreter, simulate blocked.
+    code = ("import sys; sys.modules['gofish_teach.simulate'] = None\n"
+            "import gofish_teach.fast as fast\n"
+            "print(fast.play_games.__name__)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["play_games"]
+
+
+def test_the_shared_names_still_import_from_simulate_and_fast():
+    for name in ("CARDS_PER_RANK", "FAST_STRATEGIES", "MAX_ASKS", "fast_path_plays", "too_long_message"):
+        assert getattr(simulate, name) is getattr(fast_spec, name)
+    assert fast.MAX_ASKS is simulate.MAX_ASKS and fast.random_doubles is pcg64.random_doubles
 
 
 # --------------------------------------------------------------------------- NumPy's generator, compiled
