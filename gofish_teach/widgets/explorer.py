@@ -148,13 +148,12 @@ class Explorer(Placeheld, w.VBox):
         self.estimate_html.value = ""
         self.scenario = self._scenario()
         try:
-            facts = self.scenario.facts()
+            facts, rank = self.scenario.counted()  # counted once for every rank in question
             if self.players.value == 2:
                 self._set_quietly(self.ocean, facts.ocean_size)
             place = self.scenario.place(self.about.value)
-            self.answer = (facts.p_holds(1, self.rank.value, self.at_least.value) if place == 1
-                           else facts.p_top(self.rank.value))
-            self.distribution = facts.count_distribution(place, self.rank.value)
+            self.answer = facts.p_holds(1, rank, self.at_least.value) if place == 1 else facts.p_top(rank)
+            self.distribution = facts.count_distribution(place, rank)
         except Exception as error:  # noqa: BLE001 - a learner sees a message, never a traceback
             self._fail(self._in_words(short_error(error)))
             return
