@@ -35,12 +35,14 @@ from matplotlib.figure import Figure
 from ..cards import name, plural
 from ..rules import Rules
 from ..stats import wilson_interval
-from ._panes import Placeheld, message_html, one_blas_thread, png, short_error, show_png, stable_model_id
+from ._panes import (Placeheld, message_html, one_blas_thread, png, settle_libraries, short_error, show_png,
+                     stable_model_id)
 from .scenario import Scenario
 
 _SLIDER = dict(continuous_update=False, style={"description_width": "9em"}, layout=w.Layout(width="22em"))
-#: Plots remembered per explorer (a class moves a slider back and forth over a few values).
-_PLOTS = 32
+#: Plots remembered per explorer (a class moves a slider back and forth over a few values). Not more:
+#: a drawn figure is some 2,700 objects that each of Python's full garbage collections walks.
+_PLOTS = 12
 
 
 class Estimate(NamedTuple):
@@ -116,6 +118,7 @@ class Explorer(Placeheld, w.VBox):
         self.add_class("gf-explorer")
         self.message_html.add_class("gf-message")
         self.refresh()
+        settle_libraries()  # after the first count: its compiled code is loaded
 
     @property
     def message(self) -> str:

@@ -46,7 +46,7 @@ from ..match import Match, Rebuilt
 from ..rules import PRESETS, Rules
 from ..strategies import strategy_name
 from . import _cards, _knowledge
-from ._panes import Placeheld, one_blas_thread, stable_model_id
+from ._panes import Placeheld, one_blas_thread, settle_libraries, stable_model_id
 from ._words import books as _books
 from ._words import count_of, say
 
@@ -217,6 +217,7 @@ class Table(Placeheld, widgets.VBox):
         self.add_class("gf-table")
         self.match.observe(self._heard)
         self._start()
+        settle_libraries()  # after the first deal and panel: their code is loaded
 
     # ------------------------------------------------------------------ building the controls
     def _build(self, knowledge: bool, step: bool, hints: bool) -> None:
