@@ -1,5 +1,6 @@
 """The probability explorer, driven without a browser: set control values, click buttons, and check
 that the numbers shown are the library's (exact fractions, built here independently with Facts)."""
+import gc
 from fractions import Fraction
 
 import numpy as np
@@ -10,7 +11,7 @@ from gofish_teach import Rules
 from gofish_teach.probability import Facts
 from gofish_teach.stats import wilson_interval
 from gofish_teach.widgets.explorer import Explorer
-from gofish_teach.widgets.scenario import Scenario
+from gofish_teach.widgets.scenario import Scenario, _facts
 
 
 @pytest.fixture
@@ -163,6 +164,39 @@ def test_a_small_deck_and_pairs():
 
 
 @pytest.mark.parametrize("scenario", [
+    Scenario(held=2, other_cards=3, books=2, their_hand=6, asked=True),
+    Scenario(held=0, other_cards=9, books=3, players=3, ocean=12, go_fish=True, drawn_since=2),
+    Scenario(held=1, other_cards=14, books=6, their_hand=9),          # a second copy of the first ranks filled in
+    Scenario(held=3, other_cards=5, textbook=True, players=3, ocean=20),
+    Scenario(held=1, other_cards=2, books=1, n_ranks=5, book_size=2, their_hand=3, asked=True),
+])
+def test_every_rank_shows_the_answer_of_its_own_facts(scenario):
+    """The explorer counts one scenario for every rank in question (the ranks relabelled): for each
+    rank, the numbers are those of that rank's own facts."""
+    for rank in scenario.ranks:
+        own = scenario.replace(rank=rank)
+        facts, asked = own.counted()
+        exact = Facts(**own.facts_kwargs())
+        for k in (1, 2, 3):
+            assert facts.p_holds(1, asked, k) == exact.p_holds(1, rank, k), (rank, k)
+        assert facts.p_top(asked) == exact.p_top(rank)
+        for place in (1, "ocean"):
+            assert facts.count_distribution(place, asked) == exact.count_distribution(place, rank), (rank, place)
+        assert facts.ocean_size == exact.ocean_size
+
+
+def test_a_rank_already_counted_is_not_counted_again(ex):
+    ex.players.value, ex.ocean.value = 3, 20
+    ex.rank.value = "Q"
+    answer, distribution = ex.answer, ex.distribution
+    counts = _facts.cache_info().misses
+    ex.rank.value = "7"                                         # the same count as for Qs, relabelled
+    assert _facts.cache_info().misses == counts
+    assert ex.answer == answer and ex.distribution == distribution
+    assert ex.answer == Facts(hand="7 A 2 3 4", hand_sizes={1: 5, 2: 22}, ocean=20).p_holds(1, "7")
+
+
+@pytest.mark.parametrize("scenario", [
     Scenario(players=4, ocean=20, asked=True),
     Scenario(players=3, ocean=10, go_fish=True, drawn_since=1, their_hand=8),
     Scenario(rank="2", held=0, other_cards=3, asked=True, go_fish=True, drawn_since=2, n_ranks=6, their_hand=6),
@@ -194,3 +228,13 @@ def test_the_plot_is_drawn_only_when_what_it_shows_changes(ex):
     assert ex.figure is not first and len(ex.figure.axes[0].get_legend_handles_labels()[1]) == 2
     ex.at_least.value = 1                           # the facts were read again: the estimate is gone
     assert ex.estimate is None and ex.figure is first
+
+
+def test_the_libraries_are_frozen_out_of_full_collections_once():
+    """Python's full garbage collections skip the objects alive when the first widget was built
+    (the libraries'), so that a click they land on is not held up walking them; once per process."""
+    Explorer()
+    frozen = gc.get_freeze_count()
+    assert frozen > 10_000
+    Explorer()
+    assert gc.get_freeze_count() <= frozen                     # not again (frozen objects freed go from the count)

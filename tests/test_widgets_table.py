@@ -8,10 +8,11 @@ import re
 import numpy as np
 import pytest
 
-from gofish_teach import GameOver, Rules
-from gofish_teach.probability import posterior
+from gofish_teach import GameOver, Rules, probability
+from gofish_teach.probability import Facts, posterior
 from gofish_teach.strategies import greedy
 from gofish_teach.widgets import Table
+from gofish_teach.widgets import _knowledge
 from gofish_teach.widgets._knowledge import greedy_ranking
 from gofish_teach.widgets._words import say
 
@@ -242,6 +243,48 @@ def test_knowledge_panel_is_the_exact_posterior_from_your_view():
     assert "From stated facts only" in table.heatmap.value
     table.knowledge_toggle.value = False
     assert table.knowledge_box.layout.display == "none"
+
+
+def test_undo_shows_the_panel_shown_before_without_counting_again(monkeypatch):
+    table = Table("pond", opponents=["memory", "random", "greedy"], seed=5, knowledge=True)
+    rng = np.random.default_rng(1)
+    while table.match.game.n_asks < 6 or table.waiting_for_you != "ask":
+        act(table, rng)
+    panel = (table.heatmap.value, table.bars.value)
+    act(table, rng)
+    while table.waiting_for_you != "ask" and not table.match.game.is_over:
+        act(table, rng)
+    counted = []
+    monkeypatch.setattr(probability, "posterior", lambda view, **kw: counted.append(view))
+    table.undo_button.click()
+    check(table)
+    assert (table.heatmap.value, table.bars.value) == panel and counted == []
+
+
+def test_the_panel_is_the_count_for_the_state_shown_through_undo_and_replays():
+    """The panel remembers answers by the state shown (the deal and every ask): whatever the learner
+    does, it shows the count for what the table shows, never one remembered for another state."""
+    table = Table("pond", opponents=["greedy", "random"], seed=3, knowledge=True, step=True)
+    table.facts_toggle.value = True
+    rng = np.random.default_rng(8)
+    for _ in range(70):
+        roll = rng.random()
+        if roll < 0.15 and table.match.can_undo:
+            table.undo_button.click()
+        elif roll < 0.2:
+            table.seed_box.value = str(int(rng.integers(2)) + 3)   # deal seed 3 again, or seed 4
+            table.deal_button.click()
+        elif table.match.game.is_over and table.waiting_for_you is None:
+            table.new_button.click()
+        else:
+            act(table, rng)
+        check(table)
+        view = table._shown_view()
+        asked = table._pending.asked.rank if table._pending is not None else None
+        belief = posterior(view)
+        assert table.heatmap.value == _knowledge.heatmap(belief, view, table.match.game.names,
+                                                         Facts.from_view(view), None)
+        assert table.bars.value == _knowledge.top_bars(belief, view, asked)
 
 
 def test_knowledge_panel_and_hints_through_a_whole_game():

@@ -1,5 +1,5 @@
 """Small pieces the widgets share: a figure as an image, a message line, a short error, a stable id,
-one BLAS thread while a control is handled.
+one BLAS thread while a control is handled, short pauses for the garbage collector.
 
 >>> short_error(ValueError("players: 7 players, but pond rules allow 2 to 6"))
 'players: 7 players, but pond rules allow 2 to 6'
@@ -8,6 +8,7 @@ one BLAS thread while a control is handled.
 """
 from __future__ import annotations
 
+import gc
 import itertools
 import sys
 import uuid
@@ -43,6 +44,28 @@ def one_blas_thread():
     from ..probability.exact import one_blas_thread as limit
 
     return limit()
+
+
+_settled = False
+
+
+def settle_libraries() -> None:
+    """Once per process, when a widget has been built: take every object alive then out of the garbage
+    collector's full passes (``gc.collect()``, then ``gc.freeze()``).
+
+    By then the libraries a click uses are loaded: numpy, scipy, matplotlib, ipywidgets, IPython, the
+    compiled exact counts (numba), the kit itself: some 230,000 objects in a kernel, that live as long
+    as it does. Python's full collection walks every object it tracks, and one comes every hundred or
+    so clicks that make objects (figures, exact counts), added to whichever click it falls on: in a
+    kernel on a busy 2-core machine it took 0.4 s, and 1 ms with those objects frozen (it walks only
+    what was made since). Only garbage in reference cycles among the frozen objects is never
+    reclaimed; reference counting still frees the rest.
+    """
+    global _settled
+    if not _settled:
+        _settled = True
+        gc.collect()  # garbage frozen would be kept for good
+        gc.freeze()
 
 
 def short_error(error: BaseException) -> str:

@@ -35,12 +35,14 @@ from matplotlib.figure import Figure
 from ..cards import name, plural
 from ..rules import Rules
 from ..stats import wilson_interval
-from ._panes import Placeheld, message_html, one_blas_thread, png, short_error, show_png, stable_model_id
+from ._panes import (Placeheld, message_html, one_blas_thread, png, settle_libraries, short_error, show_png,
+                     stable_model_id)
 from .scenario import Scenario
 
 _SLIDER = dict(continuous_update=False, style={"description_width": "9em"}, layout=w.Layout(width="22em"))
-#: Plots remembered per explorer (a class moves a slider back and forth over a few values).
-_PLOTS = 32
+#: Plots remembered per explorer (a class moves a slider back and forth over a few values). Not more:
+#: a drawn figure is some 2,700 objects that each of Python's full garbage collections walks.
+_PLOTS = 12
 
 
 class Estimate(NamedTuple):
@@ -116,6 +118,7 @@ class Explorer(Placeheld, w.VBox):
         self.add_class("gf-explorer")
         self.message_html.add_class("gf-message")
         self.refresh()
+        settle_libraries()  # after the first count: its compiled code is loaded
 
     @property
     def message(self) -> str:
@@ -148,13 +151,12 @@ class Explorer(Placeheld, w.VBox):
         self.estimate_html.value = ""
         self.scenario = self._scenario()
         try:
-            facts = self.scenario.facts()
+            facts, rank = self.scenario.counted()  # counted once for every rank in question
             if self.players.value == 2:
                 self._set_quietly(self.ocean, facts.ocean_size)
             place = self.scenario.place(self.about.value)
-            self.answer = (facts.p_holds(1, self.rank.value, self.at_least.value) if place == 1
-                           else facts.p_top(self.rank.value))
-            self.distribution = facts.count_distribution(place, self.rank.value)
+            self.answer = facts.p_holds(1, rank, self.at_least.value) if place == 1 else facts.p_top(rank)
+            self.distribution = facts.count_distribution(place, rank)
         except Exception as error:  # noqa: BLE001 - a learner sees a message, never a traceback
             self._fail(self._in_words(short_error(error)))
             return

@@ -34,7 +34,7 @@ from ..plots import plot_game_length, plot_win_share
 from ..rules import PRESETS, Rules
 from ..stats import paired_test, win_share
 from ..strategies import STRATEGIES, get_strategy
-from ._panes import Placeheld, message_html, short_error, show_png, stable_model_id
+from ._panes import Placeheld, message_html, settle_libraries, short_error, show_png, stable_model_id
 
 _WIDE = dict(style={"description_width": "8.5em"})
 #: Wide enough for the longest label ("compare entry") at JupyterLab's font size.
@@ -128,6 +128,7 @@ class Lab(Placeheld, w.VBox):
             self.entry, w.HBox([self.run_on, self.run]), self.progress, self.message_html, self.status_html,
             self.share_html, self.paired_html, self.image], model_id=stable_model_id("lab"))
         self.add_class("gf-lab")
+        settle_libraries()
 
     # ------------------------------------------------------------------ controls
     @property

@@ -171,6 +171,31 @@ class Scenario:
         """The exact answer to these facts (remembered: sliders often come back to a setting)."""
         return _facts(self)
 
+    def counted(self) -> tuple[Facts, str]:
+        """``(facts, rank)``: the exact answer to these facts and the rank to ask it about, shared by
+        every rank in question.
+
+        Ranks are alike to the count, and the scenario fills your hand and the books the same way
+        whichever rank is in question (the rank's copies, the highest other ranks booked, the rest
+        one at a time in deck order): the same facts with the first rank in question are these
+        facts with the ranks relabelled, so they give the same numbers about the first rank as these
+        give about :attr:`rank`. The explorer counts that scenario only, so that choosing another rank
+        shows numbers already counted. Facts that cannot all be true raise the error of these
+        facts, which names :attr:`rank`.
+
+        >>> s = Scenario(rank="7", held=2, other_cards=3, books=1, players=2, their_hand=5)
+        >>> facts, rank = s.counted()
+        >>> rank, facts.p_holds(1, rank) == s.facts().p_holds(1, "7")
+        ('A', True)
+        >>> Scenario(rank="Q", held=2).counted()[0] is Scenario(rank="3", held=2).counted()[0]   # counted once
+        True
+        """
+        first = self.replace(rank=self.ranks[0])
+        try:
+            return first.facts(), first.rank
+        except Exception:  # noqa: BLE001 - the error again, worded for this rank (or, if none, its answer)
+            return self.facts(), self.rank
+
     def code(self) -> str:
         """The same facts as a line of Python a learner can paste into a cell."""
         return "Facts(" + ", ".join(f"{k}={v!r}" for k, v in self.facts_kwargs().items()) + ")"
@@ -185,7 +210,7 @@ class Scenario:
         the textbook case (no whole-book rule, nothing they did); else ``None``."""
         if not self.textbook or self.asked or self.go_fish:
             return None
-        draws = self.their_hand if about == "hand" else self.facts().ocean_size
+        draws = self.their_hand if about == "hand" else self.counted()[0].ocean_size
         return sps.hypergeom(self._unseen_total(), _COPIES - self.held, draws)  # M, n, N
 
     def sample(self, samples: int, seed: int = 0) -> Sample:
@@ -199,7 +224,7 @@ class Scenario:
         """
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
             raise ValueError(f"samples must be a positive whole number, not {samples!r}")
-        self.facts()  # checks the facts first
+        self.counted()  # checks the facts first
         ranks = self.ranks
         r = ranks.index(self.rank)
         mine = self.hand.split()

@@ -33,6 +33,7 @@ table, never a traceback, and the game is unchanged.
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from html import escape
 from typing import Sequence
 
@@ -45,9 +46,13 @@ from ..match import Match, Rebuilt
 from ..rules import PRESETS, Rules
 from ..strategies import strategy_name
 from . import _cards, _knowledge
-from ._panes import Placeheld, one_blas_thread, stable_model_id
+from ._panes import Placeheld, one_blas_thread, settle_libraries, stable_model_id
 from ._words import books as _books
 from ._words import count_of, say
+
+#: The knowledge panel's answers a table remembers, the least recently shown dropped first: ``Undo`` and
+#: "Deal this seed" come back to states shown before, whose exact count need not be made again.
+REMEMBERED = 8
 
 #: Opponents' names by table size, clockwise from your left (play passes to the left).
 SEAT_NAMES = {
@@ -204,16 +209,15 @@ class Table(Placeheld, widgets.VBox):
         self._message = ""
         self._busy = False
         self._render_due = False
-        self._belief_key = None
-        self._belief = None
-        self._facts_key = None
-        self._facts = None
+        self._beliefs: OrderedDict = OrderedDict()  # the panel's answers by state shown (see _remembered)
+        self._facts: OrderedDict = OrderedDict()
         self.log_lines: list[str] = []
         super().__init__(model_id=stable_model_id("table"))
         self._build(knowledge, step, hints)
         self.add_class("gf-table")
         self.match.observe(self._heard)
         self._start()
+        settle_libraries()  # after the first deal and panel: their code is loaded
 
     # ------------------------------------------------------------------ building the controls
     def _build(self, knowledge: bool, step: bool, hints: bool) -> None:
@@ -663,33 +667,42 @@ class Table(Placeheld, widgets.VBox):
                 except Exception as e:
                     self.hint.value = f'<div class="gf-note">No hint here: {type(e).__name__}: {e}</div>'
 
-    def _key(self, view):
-        return (id(self.match.game), len(view.events), self._pending is not None)
+    def _key(self) -> tuple:
+        """The state the table shows: the deal, every ask since, and whether the ocean waits for your
+        click. The same key is the same view (the rules and the seats are the table's own)."""
+        return (self.match.seed, self.match.game.moves, self._pending is not None)
+
+    def _remembered(self, answers: OrderedDict, compute):
+        """``compute()`` for the state shown, or its answer from when that state was shown before."""
+        key = self._key()
+        if key in answers:
+            answers.move_to_end(key)
+        else:
+            answers[key] = compute()
+            if len(answers) > REMEMBERED:
+                answers.popitem(last=False)
+        return answers[key]
 
     def _belief_for(self, view):
-        """The exact posterior for what the table shows (remembered until the view changes)."""
+        """The exact posterior for what the table shows, or ``None`` and why not."""
         from ..probability import posterior
 
-        key = self._key(view)
-        if key != self._belief_key:
-            self._belief_key, self._belief = key, None
+        def compute():
             try:
-                self._belief = (posterior(view), None)
+                return posterior(view), None
             except ValueError as e:  # specific-card rules: the panel is about ranks
-                self._belief = (None, f"The knowledge panel is about ranks: {e}")
-        return self._belief
+                return None, f"The knowledge panel is about ranks: {e}"
+        return self._remembered(self._beliefs, compute)
 
     def _facts_for(self, view):
         from ..probability import Facts
 
-        key = self._key(view)
-        if key != self._facts_key:
-            self._facts_key = key
+        def compute():
             try:
-                self._facts = (Facts.from_view(view), None)
+                return Facts.from_view(view), None
             except ValueError as e:
-                self._facts = (None, f"Stated facts cannot describe this view: {e}")
-        return self._facts
+                return None, f"Stated facts cannot describe this view: {e}"
+        return self._remembered(self._facts, compute)
 
     def __repr__(self) -> str:
         return f"Table({_rules_code(self.match.rules)}, opponents={self._opponents!r}, seed={self.match.seed})"
