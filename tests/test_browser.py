@@ -150,8 +150,7 @@ def cut_off(page, selector: str) -> list[str]:
 def unnamed_controls(page, selector: str) -> list[str]:
     """Controls in ``selector`` with no accessible name (no text, label, aria-label or title).
 
-    Not sliders' handles: ipywidgets 8 draws them (noUiSlider) with no way to name them from
-    Python; their description is shown beside them, but a screen reader does not tie the two.
+    Sliders included: the widgets' sliders are ``<input type="range">`` with a ``<label for>``.
     """
     return page.evaluate("""(sel) => [...document.querySelectorAll(
             sel + ' button, ' + sel + ' input, ' + sel + ' select, ' + sel + ' textarea')]

@@ -5,12 +5,10 @@ Playwright's ARIA snapshot of a widget lists each control with its role and its 
 (``- button "Ask West"``), computed by Chromium as a screen reader gets it; a control with no
 name is listed with its role alone.
 
-Except sliders, which no Python setting can name in ipywidgets 8: a slider's handle is drawn by
-noUiSlider (``role="slider"``), and ipywidgets' slider view creates it without noUiSlider's
-``handleAttributes`` (where an ``aria-label`` would go) and sets no ``aria-labelledby``; its
-``description`` is a ``<label>`` beside it, tied to nothing, and its ``tooltip`` goes on the outer
-box. Naming them takes front-end code (a patched slider view or a small JupyterLab extension).
-The test pins that: the only unnamed controls are the sliders, each with its description shown.
+Sliders included: the widgets' sliders are ``gofish_teach.widgets._slider.Slider``, a native
+``<input type="range">`` with a ``<label for>`` (ipywidgets' own ``IntSlider`` draws a noUiSlider
+handle that no Python setting can name). A slider is also moved with the keyboard here, and the
+kernel's answer follows.
 """
 from __future__ import annotations
 
@@ -18,7 +16,7 @@ import re
 
 import pytest
 
-from test_browser import no_traceback, open_notebook, run_all, scratch
+from test_browser import no_traceback, open_notebook, run_all, scratch, wait_kernel
 
 #: The roles a learner operates (ARIA's widget roles that ipywidgets draws).
 CONTROLS = ("button", "checkbox", "combobox", "radio", "slider", "spinbutton", "switch", "textbox", "listbox")
@@ -48,27 +46,65 @@ def controls(snapshot: str) -> list[tuple[str, str]]:
     return found
 
 
+#: Each widget's sliders, by the name a screen reader reads, top to bottom.
+SLIDERS = {"Explorer": ["copies you hold", "your other cards", "books out", "players", "their hand", "ocean",
+                        "drawn since", "at least"],
+           "Lab": ["players"]}
+
+
 @pytest.mark.slow
-def test_every_control_but_the_sliders_has_an_accessible_name(page, lab, kit):
+def test_every_control_has_an_accessible_name(page, lab, kit):
     open_notebook(page, lab, scratch(kit, "a11y.ipynb", *CELLS))
     run_all(page)
     no_traceback(page)
-    unnamed = {}
+    unnamed, sliders = {}, {}
     widgets = {"Table": ".gf-table", "Explorer": ".gf-explorer", "Lab": ".gf-lab",
                "Question": ".gf-question"}
     for widget, selector in widgets.items():
+        assert page.locator(selector).count(), f"no {widget} drawn"
         for k in range(page.locator(selector).count()):
             found = page.locator(selector).nth(k)
             found.scroll_into_view_if_needed()
-            snapshot = found.aria_snapshot()
-            listed = controls(snapshot)
+            listed = controls(found.aria_snapshot())
             assert listed, f"no control found in the {widget}"
-            unnamed.setdefault(widget, []).extend(role for role, name in listed if not name)
-    assert set(unnamed) == set(widgets)
-    sliders = {widget: page.locator(f"{selector} .widget-slider").count() for widget, selector in widgets.items()}
-    assert unnamed == {widget: ["slider"] * sliders[widget] for widget in widgets}
-    assert sliders["Explorer"] == 8 and sliders["Lab"] == 1
-    described = page.locator(".gf-explorer .widget-slider .widget-label, .gf-lab .widget-slider .widget-label")
-    assert [t.strip() for t in described.all_inner_texts()] == [
-        "copies you hold", "your other cards", "books out", "players", "their hand", "ocean", "drawn since",
-        "at least", "players"]
+            unnamed.setdefault(widget, []).extend(f"{role} in the {widget}" for role, name in listed if not name)
+            sliders.setdefault(widget, []).extend(name for role, name in listed if role == "slider")
+    assert unnamed == {widget: [] for widget in widgets}
+    assert sliders == {"Table": [], "Question": [], **SLIDERS}
+
+
+@pytest.mark.slow
+def test_a_slider_moved_with_the_keyboard_reaches_the_kernel(page, lab, kit):
+    """Tab from the rank menu to the first slider, ArrowRight: the Explorer's exact answer is the one for
+    one more copy held; the Lab's players, ArrowLeft: one lineup menu fewer (each drawn by the kernel)."""
+    from gofish_teach.widgets import Explorer
+
+    open_notebook(page, lab, scratch(kit, "keys.ipynb", "from gofish_teach.widgets import Explorer, Lab\nExplorer()",
+                                     CELLS[2]))
+    run_all(page)
+    no_traceback(page)
+    explorer = page.locator(".gf-explorer").first
+    expected = Explorer()
+    assert f"<b>{expected.answer}</b>" in explorer.inner_html()
+    expected.held.value = 2
+    assert expected.message == "" and expected.answer is not None
+
+    explorer.get_by_role("combobox", name="rank").focus()
+    page.keyboard.press("Tab")
+    held = explorer.get_by_role("slider", name="copies you hold")
+    assert held.evaluate("e => e === document.activeElement")
+    page.keyboard.press("ArrowRight")
+    wait_kernel(page)
+    page.wait_for_function("([root, text]) => document.querySelector(root).innerHTML.includes(text)",
+                           arg=[".gf-explorer", f"<b>{expected.answer}</b>"])
+    assert held.input_value() == "2" and explorer.locator(".gf-slider output").first.inner_text() == "2"
+    explorer.screenshot(path=str(kit.parent / "explorer-keys.png"))
+
+    the_lab = page.locator(".gf-lab").first
+    the_lab.scroll_into_view_if_needed()
+    assert the_lab.locator("[class*='gf-lineup-'] select").count() == 4
+    the_lab.get_by_role("slider", name="players").focus()
+    page.keyboard.press("ArrowLeft")
+    wait_kernel(page)
+    page.wait_for_function("() => document.querySelectorAll(\".gf-lab [class*='gf-lineup-'] select\").length === 3")
+    no_traceback(page)

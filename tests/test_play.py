@@ -3,7 +3,8 @@
 Starts the command as a learner would (it prints the address), opens the page in headless
 Chromium through Playwright (the set-up of ``tests/test_browser.py``), plays one full turn by
 clicking (ask until "Go Fish!", draw, and the bots play until it is our turn again), asks the
-Explorer a question, and checks that no Python error reaches the page.
+Explorer a question and moves one of its sliders with the keyboard, and checks that no Python
+error reaches the page.
 """
 from __future__ import annotations
 
@@ -161,6 +162,14 @@ def test_play_a_turn_and_ask_the_explorer_in_a_browser(play_server, blank_page, 
     page.get_by_role("button", name="the ocean's top card").click()
     page.wait_for_selector("text=P(the ocean's top card is", timeout=60_000)
     page.wait_for_selector(f"text={answer.numerator}/{answer.denominator}", timeout=60_000)
+    # Its sliders (an anywidget front end, which Voila must load too): named, and moved by the keyboard.
+    held = page.get_by_role("slider", name="copies you hold")
+    held.focus()
+    page.keyboard.press("ArrowRight")
+    explorer.held.value = 2
+    answer = explorer.answer
+    page.wait_for_selector(f"text={answer.numerator}/{answer.denominator}", timeout=60_000)
+    assert held.input_value() == "2"
 
     page.screenshot(path=str(tmp_path / "play.png"), full_page=True)
     body = page.locator("body").inner_text()

@@ -37,6 +37,7 @@ from ..rules import Rules
 from ..stats import wilson_interval
 from ._panes import (Placeheld, message_html, one_blas_thread, png, settle_libraries, short_error, show_png,
                      stable_model_id)
+from ._slider import Slider
 from .scenario import Scenario
 
 _SLIDER = dict(continuous_update=False, style={"description_width": "9em"}, layout=w.Layout(width="22em"))
@@ -72,21 +73,21 @@ class Explorer(Placeheld, w.VBox):
         ranks = Scenario(**self._deck).ranks
         self.rank = w.Dropdown(options=ranks, value=rank if rank in ranks else ranks[0], description="rank",
                                style=_SLIDER["style"])
-        self.held = w.IntSlider(1, 0, 4, description="copies you hold", **_SLIDER)
-        self.other_cards = w.IntSlider(4, 0, 20, description="your other cards", **_SLIDER)
-        self.books = w.IntSlider(0, 0, len(ranks) - 1, description="books out", **_SLIDER)
-        self.players = w.IntSlider(2, 2, 4, description="players", **_SLIDER)
-        self.their_hand = w.IntSlider(5, 0, 30, description="their hand", **_SLIDER)
-        self.ocean = w.IntSlider(0, 0, 4 * len(ranks), description="ocean", **_SLIDER)
+        self.held = Slider(1, 0, 4, description="copies you hold", **_SLIDER)
+        self.other_cards = Slider(4, 0, 20, description="your other cards", **_SLIDER)
+        self.books = Slider(0, 0, len(ranks) - 1, description="books out", **_SLIDER)
+        self.players = Slider(2, 2, 4, description="players", **_SLIDER)
+        self.their_hand = Slider(5, 0, 30, description="their hand", **_SLIDER)
+        self.ocean = Slider(0, 0, 4 * len(ranks), description="ocean", **_SLIDER)
         self.asked = w.Checkbox(False, description="they asked for it (they hold at least one)", indent=False, layout=w.Layout(width="auto"))
         self.go_fish = w.Checkbox(False, description='they said "Go Fish!" to it', indent=False, layout=w.Layout(width="auto"))
-        self.drawn_since = w.IntSlider(0, 0, 10, description="drawn since", **_SLIDER)
+        self.drawn_since = Slider(0, 0, 10, description="drawn since", **_SLIDER)
         self.textbook = w.Checkbox(False, description="textbook: a hand may hold a whole book", indent=False, layout=w.Layout(width="auto"))
         self.about = w.ToggleButtons(options=[("their hand", "hand"), ("the ocean's top card", "ocean")],
                                      value="hand", description="question",
                                      style={"button_width": "auto"}, tooltips=["P(they hold it)", "P(the ocean's top card is it)"])
         self.about.add_class("gf-about")  # "auto": each button as wide as its words (a width cut them off)
-        self.at_least = w.IntSlider(1, 1, 3, description="at least", **_SLIDER)
+        self.at_least = Slider(1, 1, 3, description="at least", **_SLIDER)
         self.samples = w.BoundedIntText(20_000, min=100, max=1_000_000, step=1000, description="deals",
                                         layout=w.Layout(width="14em"))
         self.seed = w.BoundedIntText(0, min=0, max=2**31 - 1, description="seed", layout=w.Layout(width="12em"))

@@ -35,6 +35,7 @@ from ..rules import PRESETS, Rules
 from ..stats import paired_test, win_share
 from ..strategies import STRATEGIES, get_strategy
 from ._panes import Placeheld, message_html, settle_libraries, short_error, show_png, stable_model_id
+from ._slider import Slider
 
 _WIDE = dict(style={"description_width": "8.5em"})
 #: Wide enough for the longest label ("compare entry") at JupyterLab's font size.
@@ -85,7 +86,7 @@ class Lab(Placeheld, w.VBox):
         if rules not in PRESETS:
             raise ValueError(f"rules: choose a preset, one of {', '.join(PRESETS)}, not {rules!r}")
         self.rules = w.Dropdown(options=list(PRESETS), value=rules, description="rules", **_WIDE)
-        self.players = w.IntSlider(players, 2, 6, description="players", continuous_update=False, **_WIDE)
+        self.players = Slider(players, 2, 6, description="players", continuous_update=False, **_WIDE)
         # Text boxes, read by the kernel: a browser's number box would quietly clamp, round or drop what
         # was typed ("abc", -10, a 20-digit seed); here a bad value is a message when "run" is pressed.
         self.games = w.Text(str(games), description="games", **_WIDE)
