@@ -126,3 +126,42 @@ def test_rank_order_and_exchangeable_ranks_do_not_change_counts(monkeypatch):
         reordered += exact.rank_order([exact._follow(story.ops[q], 13, 4, PRIMES[:1]) for q in story.seats]) != list(range(13))
         shared += exact.exchangeable(story) != list(range(13))
     assert reordered and shared  # both shortcuts were taken
+
+
+def _widest(story, order):
+    """The joined states at the widest place when the hands take their ranks in ``order``."""
+    primes = PRIMES[:1]
+    caps = tuple(min(3, u) for u in story.unseen)
+    hands = [exact.Hand.from_cases(exact._follow(story.ops[q], 13, 4, primes), caps, order=order) for q in story.seats]
+    return max(int(np.prod([hand.dims()[r] for hand in hands])) for r in range(12))
+
+
+def test_a_position_too_wide_in_the_usual_order_is_counted_in_the_narrow_one(monkeypatch):
+    """When rank_order joins more states than LIMITS allows and narrow_order fewer, the count is
+    made in narrow_order, exactly (the same counts as with no limit); without narrow_order the
+    same position raises TooBig."""
+    from gofish_teach.strategies import random as random_ask
+
+    game, rng = Game(Rules.preset("pond"), 5, seed=5), np.random.default_rng(5)
+    for _ in range(40):
+        game.ask(*random_ask(game.view(game.current_player), rng))
+        story = read(game.view(game.current_player))
+        followed = [exact._follow(story.ops[q], 13, 4, PRIMES[:1]) for q in story.seats]
+        usual, narrow = exact.rank_order(followed), exact.narrow_order(followed)
+        wide, narrower = _widest(story, usual), _widest(story, narrow)
+        if narrower < wide:
+            break
+    else:
+        pytest.fail("no position in 40 asks where the narrow order joins fewer states")
+    exact.forget()
+    unlimited = exact.world_counts(story, 13, 4)
+    with monkeypatch.context() as m:
+        m.setitem(exact.LIMITS, "joint", narrower)
+        exact.forget()
+        counted = exact.world_counts(story, 13, 4)
+        assert (counted.total, counted.seats, counted.ocean) == (unlimited.total, unlimited.seats, unlimited.ocean)
+        m.setattr(exact, "narrow_order", exact.rank_order)
+        exact.forget()
+        with pytest.raises(exact.TooBig, match=f"need {wide} states"):
+            exact.world_counts(story, 13, 4)
+    exact.forget()
