@@ -261,27 +261,26 @@ def _world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
     followed = [_follow(story.ops[q], n_ranks, book_size, primes) for q in seats]
 
     def joined(order):
-        """The hands with their ranks in ``order`` and the joined states at each place between
-        two ranks, or the :class:`TooBig` a hand raised and None."""
+        """The hands with their ranks in ``order`` and the joined states at the widest place
+        between two ranks; or the :class:`TooBig` a hand raised, and None."""
         try:
             hands = [_as_hand(q, story.ops[q], cases, caps, n_ranks, book_size, primes, order)
                      for q, cases in zip(seats, followed)]
         except TooBig as why:
             return why, None
-        return hands, [prod(hand.dims()[r] for hand in hands) for r in range(n_ranks - 1)]
+        return hands, max((prod(hand.dims()[r] for hand in hands) for r in range(n_ranks - 1)), default=1)
 
     order = rank_order(followed)
-    hands, sizes = joined(order)
-    if sizes is None or max(sizes, default=1) > LIMITS["joint"]:
+    hands, joint = joined(order)
+    if joint is None or joint > LIMITS["joint"]:
         # too wide for the exact path: a second order may fit, which beats sampling
         other = narrow_order(followed)
         if other != order:
-            hands2, sizes2 = joined(other)
-            if sizes2 is not None and (sizes is None or max(sizes2, default=1) < max(sizes, default=1)):
-                order, hands, sizes = other, hands2, sizes2
-    if sizes is None:
+            hands2, joint2 = joined(other)
+            if joint2 is not None and (joint is None or joint2 < joint):
+                order, hands, joint = other, hands2, joint2
+    if joint is None:
         raise hands
-    joint = max(sizes, default=1)
     if joint > LIMITS["joint"]:
         raise TooBig(f"the hands together need {joint} states at one rank (limit {LIMITS['joint']})")
     # the sweep sees the ranks in ``order``: place j is rank order[j]
