@@ -216,16 +216,21 @@ class Match:
         try:
             while (seat := self.bot_to_move) is not None:
                 if asks == self.max_bot_asks:
-                    lineup = ", ".join("person" if who is None else strategy_name(who) for who in self.lineup)
-                    raise GameTooLong(f"the bots made {asks} asks in a row without the game ending or a person's "
-                                      f"turn coming (lineup: {lineup}; rules: {self.rules.name}"
-                                      f"{', teams' if self.rules.teams else ''}): is a bot asking for cards it can never get?")
+                    raise self.stalled(asks)
                 self._bot_ask(seat)
                 asks += 1
         finally:
             # Observers hear of every ask that was made, even when a later bot failed.
             events = self._new_events(start)
         return events
+
+    def stalled(self, asks: int) -> GameTooLong:
+        """The error for ``asks`` bot asks in a row with no person's turn and no end (see ``max_bot_asks``);
+        whoever plays the bots one :meth:`step` at a time raises it too."""
+        lineup = ", ".join("person" if who is None else strategy_name(who) for who in self.lineup)
+        return GameTooLong(f"the bots made {asks} asks in a row without the game ending or a person's "
+                           f"turn coming (lineup: {lineup}; rules: {self.rules.name}"
+                           f"{', teams' if self.rules.teams else ''}): is a bot asking for cards it can never get?")
 
     def _bot_ask(self, seat: int) -> None:
         game, rng = self.game, self._rngs[seat]

@@ -57,7 +57,9 @@ def check(table):
     assert table.next_button.disabled == (not bots_wait) and table.play_button.disabled == (not bots_wait)
     assert (table.next_button.layout.display != "none") == stepping
     if not stepping and waiting != "draw":
-        assert not bots_wait, "bots should have played on"
+        assert not bots_wait or table.bots_playing, "bots should have played on"
+    assert not table.bots_playing or bots_wait, "the bots' next ask is scheduled with no bot to ask"
+    assert ("The bots are playing" in table.status.value) == table.bots_playing
     if game.is_over and waiting is None:
         assert "Game over" in table.status.value and isinstance(game.events[-1], GameOver)
         assert all("gf-small" in html.value for html in table._seat_html.values())  # every hand revealed
@@ -341,3 +343,206 @@ def test_repr_says_how_to_make_it_again():
     assert repr(Table("pond", opponents=["memory"], seed=3)) == "Table('pond', opponents=['memory'], seed=3)"
     teams = Table(Rules.preset("pond").replace(teams=True), opponents=["random"] * 3, seed=1)
     assert repr(teams) == "Table(Rules.preset('pond').replace(teams=True), opponents=['random', 'random', 'random'], seed=1)"
+
+
+# ---------------------------------------------------------------------- the bots one ask per event
+class HandLoop:
+    """An event loop run by hand: ``call_later`` queues a callback, :meth:`run_one` runs the next one."""
+
+    def __init__(self):
+        self.queue = []
+
+    def call_later(self, delay, callback):
+        handle = HandLoop.Handle(delay, callback)
+        self.queue.append(handle)
+        return handle
+
+    class Handle:
+        def __init__(self, delay, callback):
+            self.delay, self.callback, self.cancelled = delay, callback, False
+
+        def cancel(self):
+            self.cancelled = True
+
+    @property
+    def waiting(self):
+        return [h for h in self.queue if not h.cancelled]
+
+    def run_one(self):
+        """Run the next callback not cancelled; False when none is left."""
+        while self.queue:
+            handle = self.queue.pop(0)
+            if not handle.cancelled:
+                handle.callback()
+                return True
+        return False
+
+
+def chained(seed=7, opponents=("memory", "random", "greedy"), **kwargs):
+    """A table whose bots play on a :class:`HandLoop` from the deal on (built in step mode, then left)."""
+    table = Table("pond", opponents=list(opponents), seed=seed, step=True, **kwargs)
+    table.loop = HandLoop()
+    table.step_toggle.value = False
+    return table
+
+
+def ask_until_the_bots_play(table, rng):
+    """Your asks (and draws) until the turn passes to the bots, whose chain is then scheduled."""
+    while table.waiting_for_you is not None:
+        act(table, rng)
+        check(table)
+    return table
+
+
+def test_the_bots_play_one_ask_per_event_up_to_your_turn():
+    table = ask_until_the_bots_play(chained(), np.random.default_rng(0))
+    loop = table.loop
+    assert table.bots_playing and len(loop.waiting) == 1 and loop.waiting[0].delay == table.bot_pause
+    assert not enabled(table.ask_buttons) and not enabled(table.rank_buttons)
+    assert "The bots are playing" in table.status.value
+    asks, lines = table.match.game.n_asks, len(table.log_lines)
+    while loop.run_one():
+        check(table)
+        assert table.match.game.n_asks == asks + 1 and len(table.log_lines) > lines  # one ask, drawn at once
+        asks, lines = table.match.game.n_asks, len(table.log_lines)
+        assert len(loop.waiting) == (1 if table.match.bot_to_move is not None else 0)
+    assert not table.bots_playing
+    assert table.waiting_for_you == "ask" or table.match.game.is_over
+    assert "Your turn" in table.status.value or table.match.game.is_over
+
+
+def test_whole_games_with_the_bots_one_ask_per_event():
+    for seed in range(2):
+        table = chained(seed=seed, opponents=("memory", "random", "greedy"), knowledge=True)
+        rng = np.random.default_rng(seed)
+        for _ in range(3000):
+            if table.match.game.is_over and table.waiting_for_you is None:
+                break
+            if not table.loop.run_one():
+                act(table, rng)
+            check(table)
+        assert table.match.game.is_over and not table.loop.waiting
+
+
+def test_undo_stops_the_bots_chain():
+    table = ask_until_the_bots_play(chained(seed=11), np.random.default_rng(4))
+    table.loop.run_one()
+    assert table.bots_playing
+    before = table.match.game.n_asks
+    table.undo_button.click()
+    check(table)
+    assert not table.bots_playing and not table.loop.waiting and table.waiting_for_you == "ask"
+    assert table.match.game.n_asks < before
+    game = table.match.game.to_json()
+    assert not table.loop.run_one() and table.match.game.to_json() == game
+
+
+def test_a_new_game_or_a_dealt_seed_stops_the_bots_chain_and_no_ask_lands_in_the_new_game():
+    table = ask_until_the_bots_play(chained(seed=3), np.random.default_rng(1))
+    old = table.loop.waiting[0]
+    table.new_button.click()
+    check(table)
+    assert old.cancelled and table.match.game.n_asks == 0 and table.waiting_for_you == "ask"
+    # At seat 2 the bots ask first in every deal: a dealt seed starts their chain again, in the new game only.
+    table = chained(seed=3, seat=2)
+    table.loop.run_one()
+    assert table.bots_playing and table.match.game.n_asks == 1
+    old = table.loop.waiting[0]
+    table.seed_box.value = "8"
+    table.deal_button.click()
+    check(table)
+    assert old.cancelled and table.match.seed == 8 and table.match.game.n_asks == 0 and table.bots_playing
+    old.callback()  # an ask already on its way when the game changed does nothing
+    assert table.match.game.n_asks == 0
+    while table.loop.run_one():
+        check(table)
+    assert table.waiting_for_you == "ask" or table.match.game.is_over
+
+
+def test_step_mode_stops_the_bots_chain_and_leaving_it_resumes_it():
+    table = chained(seed=4, seat=2)  # nine bot asks before your first turn
+    assert table.bots_playing and table.match.game.n_asks == 0
+    table.step_toggle.value = True
+    check(table)
+    assert not table.bots_playing and not table.loop.waiting and "Step mode" in table.status.value
+    table.next_button.click()
+    assert table.match.game.n_asks == 1 and not table.bots_playing
+    table.play_button.click()  # "Play to my turn": the bots play one ask per event too
+    assert table.bots_playing and table.match.game.n_asks == 1
+    table.loop.run_one()
+    table.next_button.click()  # "Next" mid-chain: one ask, then the bots wait again
+    check(table)
+    assert not table.bots_playing and not table.loop.waiting and table.match.game.n_asks == 3
+    table.step_toggle.value = False
+    check(table)
+    assert table.bots_playing or table.waiting_for_you == "ask"
+    while table.loop.run_one():
+        check(table)
+    assert table.waiting_for_you == "ask" or table.match.game.is_over
+
+
+def test_an_error_in_a_scheduled_bot_ask_is_a_message_and_ends_the_chain():
+    def clumsy(view, rng):
+        raise KeyError("no idea")
+
+    table = chained(seed=3, opponents=(clumsy, "random"))
+    rng = np.random.default_rng(0)
+    while "clumsy" not in table.message.value:
+        if not table.loop.run_one():
+            act(table, rng)
+    assert "seat 1 (West, strategy 'clumsy') raised KeyError" in table.message.value
+    assert "Traceback" not in table.message.value and not table.bots_playing and not table.loop.waiting
+    assert table.match.game.current_player == 1
+    table.undo_button.click()
+    assert table.match.person_to_move == 0 and table.message.value == ""
+
+
+def test_bots_that_never_reach_your_turn_stop_with_a_message():
+    table = chained(seed=5, seat=2)
+    table.match.max_bot_asks = 1
+    table.loop.run_one()
+    table.loop.run_one()
+    assert "the bots made 1 asks in a row" in table.message.value and not table.bots_playing
+
+
+def test_a_cell_changing_the_match_mid_chain_restarts_the_bots_from_the_new_game():
+    table = chained(seed=5, seat=2)
+    table.loop.run_one()
+    old = table.loop.waiting[0]
+    table.match.new_game(seed=6)
+    check(table)
+    assert old.cancelled and table.bots_playing and table.match.game.n_asks == 0
+    while table.loop.run_one():
+        check(table)
+    assert table.waiting_for_you == "ask" or table.match.game.is_over
+
+
+def test_in_a_kernel_a_click_in_the_page_plays_the_bots_on_its_loop(monkeypatch):
+    """The kernel's own asyncio loop: a click from the page (a comm message) schedules the bots; code
+    clicking in a cell plays them at once."""
+    import asyncio
+
+    from gofish_teach.widgets import table as table_module
+
+    table = Table("pond", opponents=["memory", "random", "greedy"], seed=7)
+    table.bot_pause = 0.001
+    table.rank_buttons["7"].click()
+    table.ask_buttons[2].click()  # code, not the page: the bots have played
+    assert table.waiting_for_you in ("ask", "draw") and not table.bots_playing
+
+    async def a_turn_from_the_page():
+        monkeypatch.setattr(table_module, "_clicked_in_the_page", lambda: True)
+        rng = np.random.default_rng(2)
+        while table.waiting_for_you is not None:
+            act(table, rng)
+        assert table.bots_playing
+        seen = set()
+        while table.bots_playing:
+            seen.add(table.match.game.n_asks)
+            await asyncio.sleep(0.001)
+        return seen
+
+    seen = asyncio.run(a_turn_from_the_page())
+    check(table)
+    assert len(seen) >= 2  # the loop saw the table between the bots' asks
+    assert table.waiting_for_you == "ask" or table.match.game.is_over

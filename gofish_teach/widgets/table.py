@@ -20,8 +20,9 @@ Table('pond', opponents=['memory', 'random', 'greedy'], seed=7)
 
 Your hand is shown as cards grouped by rank; each opponent's name, strategy, hand size and
 books sit across the table; the ocean shows its count and is clicked to draw after "Go Fish!".
-Bots then play, each ask a line in the log (``step`` mode lets a teacher advance one bot ask
-at a time). ``Undo`` takes back your last ask; ``New game`` deals again; the seed is shown
+Bots then play, each ask a line in the log: after a click in the page they ask one at a time,
+a moment apart (:attr:`Table.bot_pause`), while your buttons wait (``step`` mode lets a teacher
+advance one bot ask per click). ``Undo`` takes back your last ask; ``New game`` deals again; the seed is shown
 so a class can replay the same deal. The knowledge panel (``knowledge=True`` or its toggle)
 shows, from your view only and exactly, P(each opponent holds at least one of each rank) and
 the ocean's top card, with the stated-facts answer beside it on demand; ``Hint`` shows what
@@ -148,6 +149,22 @@ def _button(description: str, cls: str, *, tooltip: str = "", width: str | None 
     return button
 
 
+def _clicked_in_the_page() -> bool:
+    """True while a kernel handles a message from the page (a click, a typed value), not a cell's code.
+
+    A cell that clicks from code reads the table on its next line, so the bots then play at once.
+    """
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    try:
+        parent = get_ipython().kernel.get_parent("shell")
+    except Exception:  # no kernel, or one without parents (ipykernel before 6)
+        return False
+    return (parent or {}).get("header", {}).get("msg_type") == "comm_msg"
+
+
 def _in_kernel() -> bool:
     """True inside a Jupyter kernel (whose event loop runs between cells)."""
     try:
@@ -182,6 +199,14 @@ class Table(Placeheld, widgets.VBox):
 
     _what = "The Go Fish table"
 
+    #: Seconds between the bots' asks when they play one ask per event, time to read each in the log.
+    #: ``None``: the bots play all their asks at once, within the click.
+    bot_pause: float | None = 0.45
+    #: The event loop the bots play on, one ask per event: ``None`` for the kernel's own, after a click
+    #: in the page. Code in a cell, plain Python and tests play them at once, so the next line sees
+    #: your turn; a loop set here (any object with ``call_later``) is used for every action.
+    loop = None
+
     def __init__(self, rules="pond", opponents: Sequence = ("memory", "random", "greedy"), seed=None, *,
                  seat: int = 0, names: Sequence[str] | None = None, knowledge: bool = False,
                  step: bool = False, hints: bool = False):
@@ -209,6 +234,10 @@ class Table(Placeheld, widgets.VBox):
         self._message = ""
         self._busy = False
         self._render_due = False
+        self._chain = 0             # the bots' chain of asks: bumped whenever it stops (see _stop_bots)
+        self._chain_handle = None   # the bots' next ask, scheduled on _chain_loop
+        self._chain_loop = None
+        self._chain_asks = 0
         self._beliefs: OrderedDict = OrderedDict()  # the panel's answers by state shown (see _remembered)
         self._facts: OrderedDict = OrderedDict()
         self.log_lines: list[str] = []
@@ -369,6 +398,8 @@ class Table(Placeheld, widgets.VBox):
             return
         if isinstance(item, Rebuilt):
             self._reset()
+        if self.bots_playing:  # the bots' next ask was for the game before: they start again from this one
+            self._bots_play(self._chain_loop)
         if not self._render_later():
             self._safe_render()
 
@@ -403,7 +434,7 @@ class Table(Placeheld, widgets.VBox):
         try:
             if not self.step_toggle.value:
                 with one_blas_thread():
-                    self.match.advance()
+                    self._bots_play()
         except IllegalMove as e:
             self._message = str(e)
         finally:
@@ -452,34 +483,101 @@ class Table(Placeheld, widgets.VBox):
         if self._rank not in self.match.game.view(self.me).counts and not self.match.rules.bluff:
             self._rank = None
         if not self.step_toggle.value:
-            self.match.advance()
+            self._bots_play()
 
     def _next(self) -> None:
+        self._stop_bots()  # a teacher's "Next" pauses the bots again after this one ask
         self._begin()
         self.match.step()
 
     def _play(self) -> None:
         self._begin()
-        self.match.advance()
+        self._bots_play()
 
     def _step_mode(self) -> None:
-        if not self.step_toggle.value and self._pending is None and self.match.bot_to_move is not None:
+        if self.step_toggle.value:
+            self._stop_bots()
+        elif self._pending is None and self.match.bot_to_move is not None:
             self._begin()
-            self.match.advance()
+            self._bots_play()
 
     def _undo(self) -> None:
         self.match.undo()
+        self._stop_bots()
         self._reset()
 
     def _new_game(self, seed=None) -> None:
         self.match.new_game(seed)
+        self._stop_bots()
         self.seed_box.value = str(self.match.seed)
         self._reset()
         if not self.step_toggle.value:
-            self.match.advance()
+            self._bots_play()
 
     def _deal_seed(self) -> None:
         self._new_game(read_seed(self.seed_box.value))
+
+    # ------------------------------------------------------------------ the bots' turns
+    @property
+    def bots_playing(self) -> bool:
+        """True while the bots play one ask per event up to your turn (their next ask is scheduled)."""
+        return self._chain_handle is not None
+
+    def _bots_loop(self):
+        """The loop to play the bots on, one ask per event; ``None``: they play at once (see :attr:`loop`)."""
+        if self.bot_pause is None:
+            return None
+        if self.loop is not None:
+            return self.loop
+        if not _clicked_in_the_page():
+            return None
+        try:
+            return asyncio.get_running_loop()
+        except RuntimeError:
+            return None
+
+    def _stop_bots(self) -> None:
+        """The game changed, or step mode stopped the bots: their scheduled ask, if any, never plays."""
+        self._chain += 1  # an ask already on its way sees a newer chain and does nothing
+        if self._chain_handle is not None:
+            self._chain_handle.cancel()
+            self._chain_handle = None
+
+    def _bots_play(self, loop=None) -> None:
+        """The bots play up to your turn (or the game's end): on ``loop`` (or :meth:`_bots_loop`'s) one ask
+        per event, the table drawn after each, :attr:`bot_pause` apart; without a loop all at once."""
+        self._stop_bots()
+        if self._pending is not None or self.match.bot_to_move is None:
+            return
+        loop = loop or self._bots_loop()
+        if loop is None:
+            self.match.advance()
+            return
+        self._chain_loop, self._chain_asks = loop, 0
+        self._schedule_bot()
+
+    def _schedule_bot(self) -> None:
+        chain, ask = self._chain, self._handler(self._bot_ask, quiet=True)
+
+        def later():
+            if chain != self._chain:  # stopped since: this ask was for another game, or another moment
+                return
+            if self._busy:  # never in one thread; should it happen, the ask waits its turn
+                self._schedule_bot()
+                return
+            self._chain_handle = None
+            ask()
+
+        self._chain_handle = self._chain_loop.call_later(self.bot_pause, later)
+
+    def _bot_ask(self) -> None:
+        """One bot ask of the chain; the next is scheduled while a bot is still to ask."""
+        if self._chain_asks == self.match.max_bot_asks:
+            raise self.match.stalled(self._chain_asks)
+        self._chain_asks += 1
+        self.match.step()
+        if self.match.bot_to_move is not None:
+            self._schedule_bot()
 
     # ------------------------------------------------------------------ reading the state
     def _shown_view(self):
@@ -621,6 +719,9 @@ class Table(Placeheld, widgets.VBox):
             return lead + f"<b>Your turn:</b> {pick} from your hand, then the opponent to ask."
         seat = self.match.bot_to_move
         if seat is not None:
+            if self.bots_playing:
+                return lead + (f"<b>{names[seat]}'s turn</b> ({self.match.strategy_of(seat)} bot). "
+                               "The bots are playing, one ask at a time: read them in the log.")
             if self.step_toggle.value:
                 return lead + (f"<b>{names[seat]}'s turn</b> ({self.match.strategy_of(seat)} bot). Step mode: "
                                "click “Next bot ask” or “Play to my turn”.")
