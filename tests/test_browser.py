@@ -7,7 +7,7 @@ and one Chromium serve every test here. They check what only a browser shows:
 - every committed notebook, opened, run top to bottom and saved, comes back byte for byte, and
   shows no widget error before it runs;
 - the Table played with the keyboard alone; its knowledge panel's bars drawn to scale; its seed
-  box, its controls' accessible names, its look at game over;
+  box, its controls' accessible names, its look at game over; its bots' asks arriving one by one;
 - the Explorer and the Lab: no broken images, no labels cut off, messages instead of tracebacks.
 
 Needs a Chromium: ``/usr/bin/chromium`` (``apt-get install -y chromium``) or Playwright's own
@@ -166,6 +166,17 @@ def unnamed_controls(page, selector: str) -> list[str]:
         .map(e => e.outerHTML.slice(0, 120))""", selector)
 
 
+#: True while a Table's bots still play their asks, one per event (its status says so).
+BOTS_PLAYING = ("() => [...document.querySelectorAll('.gf-table .gf-status')]"
+                ".some(s => s.textContent.includes('The bots are playing'))")
+
+
+def wait_bots(page, seconds: float = RUN_SECONDS) -> None:
+    """Wait until no Table's bots are playing: after a click they ask one at a time, a moment apart."""
+    page.wait_for_function(f"() => !({BOTS_PLAYING})()", timeout=seconds * 1000)
+    wait_idle(page, seconds)
+
+
 def no_traceback(page) -> None:
     text = page.locator(".jp-OutputArea").all_inner_texts()
     assert not page.locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]').count(), text
@@ -290,6 +301,7 @@ def test_the_table_with_the_keyboard_to_scale_named_and_at_game_over(page, lab, 
         page.keyboard.press("Enter")
         page.wait_for_function("(old) => document.querySelector('.gf-table .gf-log').innerHTML !== old", arg=before)
         wait_kernel(page)
+        wait_bots(page)
         if table.locator("button.gf-ocean:not([disabled])").count():
             hand = table.locator(".gf-hand").inner_html()
             _tab_to(page, ".gf-table button.gf-ocean")
@@ -297,6 +309,7 @@ def test_the_table_with_the_keyboard_to_scale_named_and_at_game_over(page, lab, 
             page.wait_for_function("(old) => document.querySelector('.gf-table .gf-hand').innerHTML !== old",
                                    arg=hand)
             wait_kernel(page)
+            wait_bots(page)
             drew = True
             break
     assert drew, "no \"Go Fish!\" in 12 keyboard asks"
@@ -353,6 +366,48 @@ def test_the_table_with_the_keyboard_to_scale_named_and_at_game_over(page, lab, 
     assert broken_images(page, ".jp-Notebook") == []
     over.screenshot(path=str(kit.parent / "game-over.png"))
 
+
+BOTS_CELL = ("from gofish_teach.widgets import Table\n"
+             "# Seat 2: the bots ask first, nine asks before your first turn in this deal.\n"
+             "table = Table('pond', opponents=['memory', 'random', 'greedy'], seed=4, seat=2, step=True)\ntable")
+
+
+@pytest.mark.slow
+def test_the_bots_ask_one_at_a_time_after_a_click(page, lab, kit):
+    """Leaving step mode by a click: the bots' asks reach the page one by one, each drawn, up to your turn."""
+    open_notebook(page, lab, scratch(kit, "bots.ipynb", BOTS_CELL))
+    run_all(page)
+    no_traceback(page)
+    table = page.locator(".gf-table").first
+    table.scroll_into_view_if_needed()
+    assert "Step mode" in table.locator(".gf-status").inner_text()
+    # Every change the page draws: how many log lines, and whether an ask button could be clicked then.
+    page.evaluate("""() => {
+        const table = document.querySelector('.gf-table');
+        window.gfSeen = [];
+        const look = () => {
+            const lines = table.querySelectorAll('.gf-log .gf-line').length;
+            const last = window.gfSeen[window.gfSeen.length - 1];
+            if (!last || last.lines !== lines)
+                window.gfSeen.push({lines, askable: table.querySelectorAll('button.gf-ask:not([disabled])').length,
+                                    status: table.querySelector('.gf-status').textContent});
+        };
+        look();
+        new MutationObserver(look).observe(table, {childList: true, subtree: true, characterData: true});
+    }""")
+    table.locator("button", has_text="Step mode").click()
+    page.wait_for_function(BOTS_PLAYING, timeout=60_000)
+    page.wait_for_selector(".gf-table .gf-status:has-text('Your turn')", timeout=RUN_SECONDS * 1000)
+    wait_idle(page, 60)
+    seen = page.evaluate("() => window.gfSeen")
+    growth = [b["lines"] - a["lines"] for a, b in zip(seen, seen[1:])]
+    assert len(growth) >= 2 and all(g > 0 for g in growth), seen  # at least two renders, each with more lines
+    assert all(s["askable"] == 0 and "Your turn" not in s["status"] for s in seen[:-1]), seen
+    assert any("The bots are playing" in s["status"] for s in seen), seen
+    assert table.locator("button.gf-ask:not([disabled]), button.gf-rank:not([disabled])").count()
+    assert not table.locator(".gf-oops").count(), table.locator(".gf-oops").inner_text()
+    no_traceback(page)
+    print("log lines at each render:", [s["lines"] for s in seen])
 
 
 # ---------------------------------------------------------------------- the Explorer and the Lab

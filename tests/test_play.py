@@ -2,7 +2,7 @@
 
 Starts the command as a learner would (it prints the address), opens the page in headless
 Chromium through Playwright (the set-up of ``tests/test_browser.py``), plays one full turn by
-clicking (ask until "Go Fish!", draw, and the bots play until it is our turn again), asks the
+clicking (ask until "Go Fish!", draw, and the bots play, one ask at a time, until it is our turn again), asks the
 Explorer a question and moves one of its sliders with the keyboard, and checks that no Python
 error reaches the page.
 """
@@ -19,7 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from test_browser import RUN_SECONDS, START_SECONDS, _free_port
+from test_browser import BOTS_PLAYING, RUN_SECONDS, START_SECONDS, _free_port
 
 from gofish_teach.play import notebook, voila_command
 
@@ -142,6 +142,8 @@ def test_play_a_turn_and_ask_the_explorer_in_a_browser(play_server, blank_page, 
             table.locator("button.gf-rank:not([disabled])").first.click()
             table.locator("button.gf-ask:not([disabled])").first.click()
         log = _settle(page, ".gf-table .gf-log", log)
+        page.wait_for_function(f"() => !({BOTS_PLAYING})()", timeout=RUN_SECONDS * 1000)  # one ask at a time
+        log = page.locator(".gf-table .gf-log").first.inner_html()
         text = page.locator(".gf-table .gf-log").first.inner_text()
         if "You draw" in text and THEIR_ASK.search(text.split("You draw")[-1]):
             break
