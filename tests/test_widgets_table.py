@@ -13,6 +13,7 @@ from gofish_teach.probability import Facts, posterior
 from gofish_teach.strategies import greedy
 from gofish_teach.widgets import Table
 from gofish_teach.widgets import _knowledge
+from gofish_teach.widgets._bench import HandLoop
 from gofish_teach.widgets._knowledge import greedy_ranking
 from gofish_teach.widgets._words import say
 
@@ -346,38 +347,6 @@ def test_repr_says_how_to_make_it_again():
 
 
 # ---------------------------------------------------------------------- the bots one ask per event
-class HandLoop:
-    """An event loop run by hand: ``call_later`` queues a callback, :meth:`run_one` runs the next one."""
-
-    def __init__(self):
-        self.queue = []
-
-    def call_later(self, delay, callback):
-        handle = HandLoop.Handle(delay, callback)
-        self.queue.append(handle)
-        return handle
-
-    class Handle:
-        def __init__(self, delay, callback):
-            self.delay, self.callback, self.cancelled = delay, callback, False
-
-        def cancel(self):
-            self.cancelled = True
-
-    @property
-    def waiting(self):
-        return [h for h in self.queue if not h.cancelled]
-
-    def run_one(self):
-        """Run the next callback not cancelled; False when none is left."""
-        while self.queue:
-            handle = self.queue.pop(0)
-            if not handle.cancelled:
-                handle.callback()
-                return True
-        return False
-
-
 def chained(seed=7, opponents=("memory", "random", "greedy"), **kwargs):
     """A table whose bots play on a :class:`HandLoop` from the deal on (built in step mode, then left)."""
     table = Table("pond", opponents=list(opponents), seed=seed, step=True, **kwargs)

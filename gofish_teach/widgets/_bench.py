@@ -1,13 +1,14 @@
 """How long a learner waits: the kernel time of each action at the :class:`~.table.Table`.
 
 Whole games are played through the table's controls (no browser: the time is the kernel's
-share, which is what a slow computation would add to every click), in step mode so that
-each kind of action is timed on its own: picking a rank, asking, drawing from the ocean,
-one bot ask (``Next``), and the bots playing up to your turn (``Play to my turn``).
+share, which is what a slow computation would add to every click). The bots play as in a
+kernel after a click in the page: one ask per event, each scheduled on a loop (here a
+:class:`HandLoop`, run by hand) and timed on its own, its drawing of the table included; or,
+with ``one_by_one=False``, as before, all at once within your click, whose time includes theirs.
 
 >>> times = learner_actions(games=1, seed=3, opponents=("random",), max_actions=6)
 >>> sorted(times)
-['ask', 'bots to your turn', 'draw', 'one bot ask (random)', 'pick a rank']
+['ask', 'draw', 'one bot ask (random)', 'pick a rank']
 """
 from __future__ import annotations
 
@@ -16,28 +17,77 @@ import time
 import numpy as np
 
 #: The actions timed, in the order a report lists them (one bot ask is timed by the bot's strategy).
-ACTIONS = ("pick a rank", "ask", "draw", "one bot ask", "bots to your turn")
+ACTIONS = ("pick a rank", "ask", "draw", "one bot ask")
+
+
+class HandLoop:
+    """Stands for the kernel's event loop: ``call_later`` keeps each callback (the bots' next ask)
+    until :meth:`run_one` runs it, so that each can be run, and timed, on its own.
+
+    >>> loop = HandLoop()
+    >>> handle = loop.call_later(0.5, lambda: print("ask"))
+    >>> loop.waiting == [handle], loop.run_one(), loop.run_one()
+    ask
+    (True, True, False)
+    """
+
+    class Handle:
+        def __init__(self, delay: float, callback):
+            self.delay, self.callback, self.cancelled = delay, callback, False
+
+        def cancel(self) -> None:
+            self.cancelled = True
+
+    def __init__(self):
+        self.queue: list[HandLoop.Handle] = []
+
+    def call_later(self, delay: float, callback) -> Handle:
+        handle = HandLoop.Handle(delay, callback)
+        self.queue.append(handle)
+        return handle
+
+    @property
+    def waiting(self) -> list[Handle]:
+        """The callbacks still to run (not cancelled), first due first."""
+        return [h for h in self.queue if not h.cancelled]
+
+    def run_one(self) -> bool:
+        """Run the next callback not cancelled; ``False`` when none is left."""
+        while self.queue:
+            handle = self.queue.pop(0)
+            if not handle.cancelled:
+                handle.callback()
+                return True
+        return False
 
 
 def learner_actions(games: int = 3, seed: int = 0, rules="pond", opponents=("memory", "random", "greedy"),
-                    knowledge: bool = False, max_actions: int = 10_000) -> dict[str, list[float]]:
-    """Seconds taken by each learner action over ``games`` games, by kind (see :data:`ACTIONS`);
-    one bot ask is listed by strategy, e.g. ``"one bot ask (greedy)"``."""
+                    knowledge: bool = False, max_actions: int = 10_000, one_by_one: bool = True,
+                    clock=time.perf_counter) -> dict[str, list[float]]:
+    """Seconds taken by each action at the table over ``games`` games, by kind (see :data:`ACTIONS`);
+    one bot ask is listed by strategy, e.g. ``"one bot ask (greedy)"``. ``one_by_one=False``: the bots
+    play all at once within your ask or draw (as outside a kernel), so none is listed on its own.
+    ``clock``: wall clock by default; ``time.process_time`` leaves out the wait for a busy machine's cores."""
     from .table import Table
 
     times: dict[str, list[float]] = {action: [] for action in ACTIONS if action != "one bot ask"}
 
     def timed(action, click):
-        start = time.perf_counter()
+        start = clock()
         click()
-        times.setdefault(action, []).append(time.perf_counter() - start)
+        times.setdefault(action, []).append(clock() - start)
 
     for g in range(games):
-        table = Table(rules, opponents=list(opponents), seed=seed + g, step=True, knowledge=knowledge)
+        table = Table(rules, opponents=list(opponents), seed=seed + g, knowledge=knowledge)  # you ask first
+        loop = table.loop = HandLoop() if one_by_one else None
+        if not one_by_one:
+            table.bot_pause = None
         rng = np.random.default_rng(seed + g)
         for _ in range(max_actions):
             waiting = table.waiting_for_you
-            if waiting == "draw":
+            if loop is not None and loop.waiting:
+                timed(f"one bot ask ({table.match.strategy_of(table.match.bot_to_move)})", loop.run_one)
+            elif waiting == "draw":
                 timed("draw", table.ocean.click)
             elif waiting == "ask":
                 ranks = [r for r, b in table.rank_buttons.items() if not b.disabled]
@@ -46,11 +96,6 @@ def learner_actions(games: int = 3, seed: int = 0, rules="pond", opponents=("mem
                     table.suit_choice.value = table.suit_choice.options[0]
                 targets = [q for q, b in table.ask_buttons.items() if not b.disabled]
                 timed("ask", table.ask_buttons[targets[int(rng.integers(len(targets)))]].click)
-            elif table.match.bot_to_move is not None:
-                if rng.random() < 0.5:
-                    timed(f"one bot ask ({table.match.strategy_of(table.match.bot_to_move)})", table.next_button.click)
-                else:
-                    timed("bots to your turn", table.play_button.click)
             else:
                 break
             if table.message.value:
@@ -128,9 +173,9 @@ def worst(times: dict[str, list[float]]) -> str:
 
 
 def bench_table(quick: bool) -> list[str]:
-    """`make bench` section: median and worst kernel time of each learner action, panel off and on;
-    then the explorer's and the lab's controls at 4 players (aim: 300 ms each). Times are wall
-    clock: on a busy machine they include the wait for a core."""
+    """`make bench` section: median and worst kernel CPU time of each action at the table, panel off and on,
+    the bots all at once (before) and one ask per event (now); then the explorer's and the lab's controls
+    at 4 players (aim: 300 ms each), wall clock: on a busy machine they include the wait for a core."""
     lines = _bench_table(quick)
     lines.append("The explorer at 4 players: kernel time of each control change (aim: 300 ms)")
     explorer = explorer_actions(rounds=1 if quick else 4)
@@ -143,20 +188,32 @@ def bench_table(quick: bool) -> list[str]:
 
 
 def _bench_table(quick: bool) -> list[str]:
-    """The table's learner actions, panel off and on."""
+    """The table's actions, panel off and on: the bots all at once within your click (as before) and one
+    ask per event (as a kernel plays them now), the same games alternately, so the ratio is fair. CPU time:
+    on a shared machine the wall clock adds the wait for a core, which varies from one action to the next."""
     games = 1 if quick else 6
     opponents = ("memory", "random", "greedy")
     learner_actions(games=1, seed=10_000, opponents=opponents, knowledge=True, max_actions=4)  # load compiled code
     lines = [f"The table, pond, 4 players (you, {', '.join(opponents)}), {games} game(s) played through the controls: "
-             "kernel time of each learner action (aims: 100 ms with the knowledge panel off, 300 ms on)"]
+             "kernel CPU time of each action (aims: 100 ms with the knowledge panel off, 300 ms on)"]
+    order = {action: k for k, action in enumerate(ACTIONS)}
+    modes = {False: "bots all at once in your click (before)", True: "bots one ask per event (now)"}
     for knowledge in (False, True):
-        times = learner_actions(games=games, seed=0, opponents=opponents, knowledge=knowledge)
-        summary = f"  table, panel {'on' if knowledge else 'off'}: {worst(times)}; aim: {300 if knowledge else 100} ms"
-        order = {action: k for k, action in enumerate(ACTIONS)}
-        for action in sorted(times, key=lambda a: (order.get(a.split(" (")[0], 0), a)):
-            t = np.array(times[action]) * 1e3
-            if len(t):
-                lines.append(f"  panel {'on ' if knowledge else 'off'}  {action:<26} median {np.median(t):7.1f} ms, "
-                             f"worst {t.max():8.1f} ms  ({len(t)} actions)")
-        lines.append(summary)
+        aim, panel = 300 if knowledge else 100, "on " if knowledge else "off"
+        times: dict[bool, dict[str, list[float]]] = {False: {}, True: {}}
+        for g in range(games):
+            for one_by_one in (False, True):
+                for action, t in learner_actions(games=1, seed=g, opponents=opponents, knowledge=knowledge,
+                                                 one_by_one=one_by_one, clock=time.process_time).items():
+                    times[one_by_one].setdefault(action, []).extend(t)
+        for one_by_one, label in modes.items():
+            for action in sorted(times[one_by_one], key=lambda a: (order.get(a.split(" (")[0], 0), a)):
+                t = np.array(times[one_by_one][action]) * 1e3
+                if len(t):
+                    lines.append(f"  panel {panel}  {'now' if one_by_one else 'before':<6}  {action:<22} median {np.median(t):7.1f} ms, "
+                                 f"worst {t.max():8.1f} ms  ({len(t)} actions)")
+        worst_before, worst_now = (max(max(t) for t in times[mode].values() if t) for mode in (False, True))
+        for one_by_one, label in modes.items():
+            lines.append(f"  table, panel {panel.strip()}, {label}: {worst(times[one_by_one])}; aim: {aim} ms")
+        lines.append(f"  table, panel {panel.strip()}: worst action now / before = {worst_now / worst_before:.2f}")
     return lines
