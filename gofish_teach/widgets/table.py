@@ -195,6 +195,8 @@ class Table(Placeheld, widgets.VBox):
         ocean, undo_button, step_toggle, next_button, play_button, knowledge_toggle,
         facts_toggle, hint_toggle, new_button, seed_box, deal_button: the other controls.
         log_lines: the log as plain text, oldest first.
+        bot_pause, loop: how the bots play after a click in the page (see below); ``bots_playing``
+            is true while their next ask is scheduled.
     """
 
     _what = "The Go Fish table"
@@ -568,7 +570,7 @@ class Table(Placeheld, widgets.VBox):
             self._chain_handle = None
             ask()
 
-        self._chain_handle = self._chain_loop.call_later(self.bot_pause, later)
+        self._chain_handle = self._chain_loop.call_later(self.bot_pause or 0, later)
 
     def _bot_ask(self) -> None:
         """One bot ask of the chain; the next is scheduled while a bot is still to ask."""
