@@ -22,8 +22,8 @@ Your hand is shown as cards grouped by rank; each opponent's name, strategy, han
 books sit across the table; the ocean shows its count and is clicked to draw after "Go Fish!".
 Bots then play, each ask a line in the log: after a click in the page they ask one at a time,
 a moment apart (:attr:`Table.bot_pause`), while your buttons wait (``step`` mode lets a teacher
-advance one bot ask per click). ``Undo`` takes back your last ask; ``New game`` deals again; the seed is shown
-so a class can replay the same deal. The knowledge panel (``knowledge=True`` or its toggle)
+advance one bot ask per click). ``Undo`` takes back your last ask; ``New game`` deals again;
+the seed is shown so a class can replay the same deal. The knowledge panel (``knowledge=True`` or its toggle)
 shows, from your view only and exactly, P(each opponent holds at least one of each rank) and
 the ocean's top card, with the stated-facts answer beside it on demand; ``Hint`` shows what
 the ``memory`` and ``greedy`` strategies would ask and why.
