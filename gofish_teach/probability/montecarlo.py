@@ -619,15 +619,33 @@ def sample_hands(view, story, samples: int = 20_000, seed: int = 0, reason: str 
     from hands drawn one after another (each given the ones before), and the spread between
     groups of chains gives the standard errors.
     """
-    from .exact import hand_cases
-
     samples, seed = whole(samples, "samples"), whole(seed, "seed", least=0)
     chains, burn = whole(chains, "chains", least=RUNS), whole(burn, "burn", least=0)  # a run per group of chains
-    rng = np.random.default_rng(seed)
-    R, b = len(view.ranks), view.rules.book_size
+    record = gibbs_chains(story, len(view.ranks), view.rules.book_size, max(samples // chains, 10), seed, chains, burn)
+    _, _, k, R = record.shape
     unseen = np.array(story.unseen, dtype=np.int64)
-    packed = _Hands([hand_cases(story, q, R, b) for q in story.seats], b - 1)
-    k = len(story.seats)
+    runs = []
+    for part in np.array_split(np.arange(chains), RUNS):
+        got = record[:, part].reshape(-1, k, R)
+        held, sea = _shares(got), _shares(unseen - got.sum(axis=1))  # (k, R, counts), (R, counts)
+        seats = {q: {r: _as_dict(held[i, s]) for s, r in enumerate(view.ranks)} for i, q in enumerate(story.seats)}
+        ocean = {r: _as_dict(sea[s]) for s, r in enumerate(view.ranks)}
+        runs.append(Belief(view.ranks, seats, ocean, view.ocean_size, {view.player: view.counts}, exact=False))
+    return _average(view, runs, reason)
+
+
+def gibbs_chains(story, n_ranks: int, book_size: int, sweeps: int, seed: int, chains: int, burn: int) -> np.ndarray:
+    """The hidden hands (``story.seats``' order) in every chain after each sweep past burn-in:
+    an int array (sweeps, chains, hands, ranks). Chains start from hands drawn one after
+    another, each given the ones before; a chain whose start leaves some hand no way to fit
+    (drawn again, up to 50 times) starts from another chain's hands.
+    """
+    from .exact import hand_cases
+
+    rng = np.random.default_rng(seed)
+    R, k = n_ranks, len(story.seats)
+    unseen = np.array(story.unseen, dtype=np.int64)
+    packed = _Hands([hand_cases(story, q, R, book_size) for q in story.seats], book_size - 1)
     rule = _team_rule(story.teams)
     hands = np.zeros((chains, k, R), dtype=np.int64)
     alive = np.zeros(chains, dtype=bool)
@@ -642,18 +660,9 @@ def sample_hands(view, story, samples: int = 20_000, seed: int = 0, reason: str 
     if not alive.any():
         raise ValueError("Monte Carlo found no consistent deal of the unseen cards")
     hands[~alive] = hands[np.flatnonzero(alive)[np.arange((~alive).sum()) % alive.sum()]]
-    sweeps = max(samples // chains, 10)
     doubles = packed.draw_doubles + (k * (2 + 2 * k) if k > 1 else 0)
     record = np.zeros((sweeps, chains, k, R), dtype=np.int64)
-    _sweeps(hands, unseen, rng.random((burn + sweeps, chains, doubles)), burn, record, *packed.args(), *rule)
-    runs = []
-    for part in np.array_split(np.arange(chains), RUNS):
-        got = record[:, part].reshape(-1, k, R)
-        held, sea = _shares(got), _shares(unseen - got.sum(axis=1))  # (k, R, counts), (R, counts)
-        seats = {q: {r: _as_dict(held[i, s]) for s, r in enumerate(view.ranks)} for i, q in enumerate(story.seats)}
-        ocean = {r: _as_dict(sea[s]) for s, r in enumerate(view.ranks)}
-        runs.append(Belief(view.ranks, seats, ocean, view.ocean_size, {view.player: view.counts}, exact=False))
-    return _average(view, runs, reason)
+    return _sweeps(hands, unseen, rng.random((burn + sweeps, chains, doubles)), burn, record, *packed.args(), *rule)
 
 
 def _shares(values):
