@@ -113,3 +113,11 @@ def test_every_chain_reaches_both_deals_a_trade_between_two_hands_cannot_link():
     record = gibbs_chains(story, len(game.ranks), game.rules.book_size, sweeps=200, seed=0, chains=30, burn=0)
     for chain in record.transpose(1, 0, 2, 3):
         assert len({hands.tobytes() for hands in chain}) == 2
+
+
+def test_the_hand_sampler_gives_the_same_answer_for_the_same_seed():
+    """Its randomness is all drawn from the seeded generator: a seed fixes the answer."""
+    view = next(positions("pond", 4, 2, every=9, until=9))
+    first, again, other = (sample_hands(view, read(view), samples=2000, seed=s) for s in (5, 5, 6))
+    assert (first.seats, first.ocean) == (again.seats, again.ocean)
+    assert (first.seats, first.ocean) != (other.seats, other.ocean)
