@@ -276,7 +276,7 @@ def _distribution(values, w):
 # The Gibbs sampler's inner loops (every chain, every hand, every sweep: thousands of small
 # steps with data-dependent branches) are compiled with numba. Its randomness is drawn up
 # front with the seeded NumPy generator, a fixed number of doubles per chain and sweep
-# (:class:`_Hands` says which), so an answer depends on the seed alone.
+# (:class:`_Hands` and :func:`_cycle` say how many), so an answer depends on the seed alone.
 _FALLING = np.array([[float(np.prod(np.arange(u, u - x, -1))) if x <= u else 0.0 for x in range(8)]
                      for u in range(5)])  # u!/(u-x)!: the ocean's share of x cards when u are unseen
 _BINOM = np.array([[comb(a, y) for y in range(8)] for a in range(64)], dtype=np.float64)
@@ -340,11 +340,17 @@ class _Hands:
                 _FALLING, _BINOM, _FACT)
 
     def weight(self, h, x) -> float:
-        """``G(x)`` of hand ``h`` (float), for tests and examples."""
+        """``G(x)`` of hand ``h`` (float), for tests and examples.
+
+        >>> from gofish_teach.probability.pools import Cases
+        >>> hand = Cases(n_ranks=2, book_size=4, primes=())   # float weights
+        >>> hand.apply(("deal", 3, (True, True))); hand.apply(("cap", (3, 3)))   # 3 unseen cards, 2 ranks
+        >>> [_Hands([hand], cap=3).weight(0, [a, 3 - a]) for a in range(4)]   # 3!/(a!(3-a)!)
+        [1.0, 3.0, 3.0, 1.0]
+        """
         x = np.asarray(x, dtype=np.int64)
         return _weight(self.known, self.m, self.w, self.code, self.pooled[h], self.off[h], self.off[h + 1],
                        self.cap, _FACT, x)
-
 
 
 @njit(cache=True)
