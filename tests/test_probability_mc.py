@@ -9,7 +9,7 @@ from gofish_teach import Game, Rules
 from gofish_teach.strategies import random as random_ask
 from gofish_teach.probability import NotExact, exact, posterior
 from gofish_teach.probability.history import read
-from gofish_teach.probability.montecarlo import estimate, sample_hands
+from gofish_teach.probability.montecarlo import estimate, gibbs_chains, sample_hands
 
 
 def positions(preset: str, n_players: int, seed: int, every: int, until: int):
@@ -78,14 +78,20 @@ def test_a_position_too_big_for_the_limits_is_a_flagged_estimate(monkeypatch):
         posterior(view, fallback=False)
 
 
-def test_the_hand_sampler_keeps_to_the_teams_endgame(monkeypatch):
-    """Past the limits in the teams endgame, the Gibbs sampler keeps to the endgame's rule and
-    agrees with the exact answer. Here the rule matters: some probabilities move by 0.4."""
+def teams_endgame():
+    """A teams game of four ranks, two cards dealt, with the ocean empty and play going on."""
     rng = np.random.default_rng(3)
     game = Game(Rules.preset("pond").replace(n_ranks=4, hand_size=2, teams=True), 4, seed=21)
     for _ in range(12):
         game.ask(*random_ask(game.view(game.current_player), rng))
     assert game.ocean_size == 0 and not game.is_over
+    return game
+
+
+def test_the_hand_sampler_keeps_to_the_teams_endgame(monkeypatch):
+    """Past the limits in the teams endgame, the Gibbs sampler keeps to the endgame's rule and
+    agrees with the exact answer. Here the rule matters: some probabilities move by 0.4."""
+    game = teams_endgame()
     view = game.view(game.current_player)
     exact_post = posterior(view, fallback=False)
     monkeypatch.setitem(exact.LIMITS, "joint", 1)
@@ -96,3 +102,22 @@ def test_the_hand_sampler_keeps_to_the_teams_endgame(monkeypatch):
         for r in game.ranks:
             gap = abs(post.p_holds(q, r) - float(exact_post.p_holds(q, r)))
             assert gap <= 4 * post.stderr("p_holds", q, r) + 1e-9, (q, r)
+
+
+def test_every_chain_reaches_both_deals_a_trade_between_two_hands_cannot_link():
+    """In that endgame only two sets of hidden hands fit, and going from one to the other
+    moves a card round three hands (each gives one rank and gets another). Every chain must
+    still visit both: a sampler whose chains stay where they start answers with its start."""
+    game = teams_endgame()
+    story = read(game.view(game.current_player))
+    record = gibbs_chains(story, len(game.ranks), game.rules.book_size, sweeps=200, seed=0, chains=30, burn=0)
+    for chain in record.transpose(1, 0, 2, 3):
+        assert len({hands.tobytes() for hands in chain}) == 2
+
+
+def test_the_hand_sampler_gives_the_same_answer_for_the_same_seed():
+    """Its randomness is all drawn from the seeded generator: a seed fixes the answer."""
+    view = next(positions("pond", 4, 2, every=9, until=9))
+    first, again, other = (sample_hands(view, read(view), samples=2000, seed=s) for s in (5, 5, 6))
+    assert (first.seats, first.ocean) == (again.seats, again.ocean)
+    assert (first.seats, first.ocean) != (other.seats, other.ocean)

@@ -29,14 +29,16 @@ True
 """
 from __future__ import annotations
 
-from math import comb, lgamma
+from math import comb, factorial
 from numbers import Integral
 
 import numpy as np
+from numba import njit
 
 from ..cards import SUITS
 from ..record import Asked, Booked, Dealt, Drew, Gave, Got, Lacks, Record, Settled
 from .answers import Belief
+from .pools import BITS
 
 _DECK = len(SUITS)
 RUNS = 25  # independent runs an estimate averages; their spread gives its standard error
@@ -271,150 +273,348 @@ def _distribution(values, w):
 
 
 # ---------------------------------------------------------------------- Gibbs over hands
+# The Gibbs sampler's inner loops (every chain, every hand, every sweep: thousands of small
+# steps with data-dependent branches) are compiled with numba. Its randomness is drawn up
+# front with the seeded NumPy generator, a fixed number of doubles per chain and sweep
+# (:class:`_Hands` and :func:`_cycle` say how many), so an answer depends on the seed alone.
 _FALLING = np.array([[float(np.prod(np.arange(u, u - x, -1))) if x <= u else 0.0 for x in range(8)]
                      for u in range(5)])  # u!/(u-x)!: the ocean's share of x cards when u are unseen
+_BINOM = np.array([[comb(a, y) for y in range(8)] for a in range(64)], dtype=np.float64)
+_FACT = np.array([float(factorial(n)) for n in range(64)])
 
 
-class _HandSampler:
-    """Draw one hand's counts from its exact posterior as if it were the only hidden hand, with
-    the unseen totals given per chain: ``G(x) * prod_r u_r!/(u_r - x_r)!`` (cases, float weights).
+class _Hands:
+    """The hidden hands' cases (:func:`.exact.hand_cases`, float weights), packed into flat
+    arrays for the compiled sampler: hand h's cases are rows ``off[h]:off[h + 1]``, sorted by
+    ``code`` (their counts on the resolved ranks, :data:`.pools.BITS` bits each), so that the
+    cases fitting a hand are found by bisection. ``nz_rank``/``nz_count`` list each case's
+    nonzero resolved counts (rows ``nz_off[c]:nz_off[c + 1]``): most are zero.
 
-    With the other hands' cards taken out of the unseen totals, that is exactly this hand's
-    conditional distribution given the others: one step of blocked Gibbs sampling.
+    Hand h's weight ``G(x)`` is the sum over its cases that fit ``x``: known counts equal on
+    resolved ranks, and the pooled ranks' extra cards ``y`` summing to the pool size m, in
+    ``m!/prod(y!)`` labellings. Its cases are grouped by their known counts on pooled ranks
+    (all 0 unless bluffing): one backward table per group serves every pool size.
+
+    A draw of hand h takes ``1 + npool[h]`` doubles (the case, then each pooled rank's count).
     """
 
-    def __init__(self, cases, cap):
+    def __init__(self, all_cases, cap):
+        H, R = len(all_cases), all_cases[0].R
         self.cap = cap
-        self.known = cases.known_counts()
-        self.m = cases.pool_sizes()
-        self.w = cases.weights[0]
-        self.pooled = [s for s in range(cases.R) if cases.pool_mask >> s & 1]
-        self.resolved = [s for s in range(cases.R) if s not in self.pooled]
-        # cases by their known counts on pooled ranks (all 0 unless bluffing): one backward
-        # table per group serves every pool size m
-        keys = [tuple(row) for row in self.known[:, self.pooled].tolist()]
-        self.groups = {}
-        for i, key in enumerate(keys):
-            self.groups.setdefault(key, []).append(i)
-        self.groups = {k: np.array(v) for k, v in self.groups.items()}
-        self.group_of = [keys[i] for i in range(len(keys))]
-        self.binom = np.array([[comb(a, y) for y in range(8)] for a in range(64)], dtype=float)
-        self.log_fact = np.array([lgamma(n + 1) for n in range(64)])
+        self.pooled = np.zeros((H, R), dtype=np.bool_)
+        self.pidx = np.zeros((H, R), dtype=np.int64)  # hand h's pooled ranks, in order
+        self.npool = np.zeros(H, dtype=np.int64)
+        self.tops = np.zeros(H, dtype=np.int64)  # hand h's largest pool
+        self.off = np.zeros(H + 1, dtype=np.int64)  # hand h's cases
+        self.goff = np.zeros(H + 1, dtype=np.int64)  # hand h's groups
+        known, sizes, weights, codes, groups, keys = [], [], [], [], [], []
+        for h, cases in enumerate(all_cases):
+            pooled = [s for s in range(R) if cases.pool_mask >> s & 1]
+            self.pooled[h, pooled] = True
+            self.pidx[h, :len(pooled)] = pooled
+            self.npool[h] = len(pooled)
+            k, m = cases.known_counts().astype(np.int64), cases.pool_sizes().astype(np.int64)
+            code = (np.where(self.pooled[h], 0, k) << (BITS * np.arange(R))).sum(axis=1)
+            order = np.argsort(code, kind="stable")
+            known.append(k[order]), sizes.append(m[order]), codes.append(code[order])
+            weights.append(cases.weights[0][order].astype(np.float64))
+            uniq, group = np.unique(k[order][:, pooled], axis=0, return_inverse=True)
+            groups.append(group.reshape(-1) + self.goff[h])
+            keys.append(np.pad(uniq, ((0, 0), (0, R - len(pooled)))))  # a group's known counts, by pooled rank
+            self.tops[h] = m.max(initial=0)
+            self.off[h + 1] = self.off[h] + len(m)
+            self.goff[h + 1] = self.goff[h] + len(uniq)
+        self.known, self.m, self.w = np.concatenate(known), np.concatenate(sizes), np.concatenate(weights)
+        self.code, self.group, self.gkeys = np.concatenate(codes), np.concatenate(groups), np.concatenate(keys)
+        hand_of = np.repeat(np.arange(H), np.diff(self.off))
+        nz = (self.known > 0) & ~self.pooled[hand_of]
+        self.nz_off = np.concatenate([[0], np.cumsum(nz.sum(axis=1))]).astype(np.int64)
+        self.nz_rank = np.nonzero(nz)[1].astype(np.int64)  # case by case, as nz_off counts them
+        self.nz_count = self.known[nz]
+        self.draw_doubles = int((1 + self.npool).sum())
 
-    def weight(self, counts) -> np.ndarray:
-        """``G(x)`` (float) for each row of ``counts`` (C, R): the hand's own weight, no ocean."""
-        counts = np.asarray(counts)
-        out = np.zeros(len(counts))
-        A, res = self.pooled, self.resolved
-        for start in range(0, len(counts), 16):  # a few chains at a time: (chains, cases, ranks) arrays
-            x = counts[start:start + 16]
-            fits = (x[:, None, res] == self.known[None, :, res]).all(axis=2) if res else np.ones((len(x), len(self.w)), bool)
-            y = x[:, None, A] - self.known[None, :, A]
-            fits &= (y >= 0).all(axis=2) & (y.sum(axis=2) == self.m[None, :])
-            ways = np.exp(self.log_fact[self.m][None, :] - self.log_fact[np.clip(y, 0, 63)].sum(axis=2))
-            out[start:start + 16] = (np.where(fits, ways, 0.0) * self.w[None, :]).sum(axis=1)
-        out[(counts > self.cap).any(axis=1)] = 0.0  # a hand never holds a whole book
-        return out
+    def args(self):
+        """The packed arrays, in the order the compiled functions take them."""
+        return (self.known, self.m, self.w, self.group, self.code, self.nz_off, self.nz_rank, self.nz_count,
+                self.pooled, self.pidx, self.npool, self.gkeys, self.goff, self.off, self.tops, self.cap,
+                _FALLING, _BINOM, _FACT)
 
-    def draw(self, unseen, rng):
-        """One hand per chain; ``unseen`` is (C, R). Returns (C, R) counts, and a (C,) mask of chains with a hand."""
-        C, R = unseen.shape
-        f = _FALLING[np.clip(unseen, 0, 4)]  # (C, R, 8)
-        f[:, :, self.cap + 1:] = 0
-        res = np.array(self.resolved, dtype=np.int64)
-        base = self.w[None, :] * f[:, res[None, :], self.known[:, res]].prod(axis=2) if len(res) else \
-            np.broadcast_to(self.w, (C, len(self.w))).copy()
-        mass = np.zeros_like(base)
-        back = {}
-        top = int(self.m.max()) if len(self.m) else 0
-        for kA, rows in self.groups.items():
-            B = np.zeros((C, len(self.pooled) + 1, top + 1))  # B[:, i, r]: r cards left for ranks i, i+1, ...
-            B[:, -1, 0] = 1
-            for i in range(len(self.pooled) - 1, -1, -1):
-                s, k = self.pooled[i], kA[i]
-                for y in range(min(top, 7 - k) + 1):
-                    B[:, i, y:] += self.binom[y:top + 1, y] * f[:, s, k + y, None] * B[:, i + 1, :top + 1 - y]
-            back[kA] = B
-            mass[:, rows] = base[:, rows] * B[:, 0, self.m[rows]]
-        total = mass.sum(axis=1)
-        ok = total > 0
-        u = rng.random(C) * total
-        chosen = np.minimum((np.cumsum(mass, axis=1) <= u[:, None]).sum(axis=1), mass.shape[1] - 1)
-        hands = self.known[chosen].copy()
-        left = self.m[chosen].copy()
-        for kA, B in back.items():
-            chains = np.flatnonzero([self.group_of[n] == kA for n in chosen])
-            if not len(chains):
-                continue
-            B, fc, rem = B[chains], f[chains], left[chains]
-            for i, s in enumerate(self.pooled):
-                ys = np.arange(min(top, 7 - kA[i]) + 1)
-                fits = ys[None] <= rem[:, None]
-                after = np.where(fits, rem[:, None] - ys[None], 0)
-                w = self.binom[rem[:, None], ys[None]] * fc[:, s, kA[i] + ys] * np.take_along_axis(B[:, i + 1], after, axis=1) * fits
-                u = rng.random(len(chains)) * w.sum(axis=1)
-                y = np.minimum((np.cumsum(w, axis=1) <= u[:, None]).sum(axis=1), len(ys) - 1)
-                hands[chains, s] += y
-                rem = rem - y
-        return hands, ok
+    def weight(self, h, x) -> float:
+        """``G(x)`` of hand ``h`` (float), for tests and examples.
+
+        >>> from gofish_teach.probability.pools import Cases
+        >>> hand = Cases(n_ranks=2, book_size=4, primes=())   # float weights
+        >>> hand.apply(("deal", 3, (True, True))); hand.apply(("cap", (3, 3)))   # 3 unseen cards, 2 ranks
+        >>> [_Hands([hand], cap=3).weight(0, [a, 3 - a]) for a in range(4)]   # 3!/(a!(3-a)!)
+        [1.0, 3.0, 3.0, 1.0]
+        """
+        x = np.asarray(x, dtype=np.int64)
+        return _weight(self.known, self.m, self.w, self.code, self.pooled[h], self.off[h], self.off[h + 1],
+                       self.cap, _FACT, x)
 
 
-def _swap(hands, samplers, rule, rng) -> None:
-    """A Metropolis move that trades one card between two hidden hands, in every chain.
+@njit(cache=True)
+def _weight(K, m, w, code, pooled, lo, hi, cap, fact, x):
+    """``G(x)``: the hand of cases ``lo:hi`` holding counts ``x`` (a hand never holds a whole book)."""
+    R = x.shape[0]
+    mine = 0
+    for r in range(R):
+        if x[r] > cap or x[r] < 0:
+            return 0.0
+        if not pooled[r]:
+            mine += x[r] << (BITS * r)
+    total = 0.0
+    c = lo + np.searchsorted(code[lo:hi], mine)
+    while c < hi and code[c] == mine:
+        left = m[c]
+        ways = fact[left]
+        fits = True
+        for r in range(R):
+            y = x[r] - K[c, r]
+            if pooled[r]:
+                if y < 0:
+                    fits = False
+                    break
+                left -= y
+                ways /= fact[y]
+            elif y != 0:
+                fits = False
+                break
+        if fits and left == 0:
+            total += w[c] * ways
+        c += 1
+    return total
+
+
+@njit(cache=True)
+def _pick(cum, n, v):
+    """The first of ``cum[:n]`` (cumulative weights) past ``v``; the last if none is."""
+    for i in range(n):
+        if cum[i] > v:
+            return i
+    return n - 1
+
+
+@njit(cache=True)
+def _draw(K, m, w, group, nz_off, nz_rank, nz_count, pidx, npool, gkeys, glo, ghi, lo, hi, top, cap,
+          falling, binom, unseen, u, out, B, cum, F):
+    """Draw the hand of cases ``lo:hi`` from ``G(x) * prod_r u_r!/(u_r - x_r)!`` given the
+    unseen totals ``u_r`` (its conditional given the other hands) into ``out``, with the
+    doubles ``u`` (``1 + npool``). False, and ``out`` untouched, when no hand fits.
+
+    ``B[g, i, a]``: the weight of ``a`` pooled cards spread over pooled ranks i, i+1, ...
+    for group g (cards ``y`` of a rank, ``C(a, y)`` labellings, the ocean's share ``F``)."""
+    R = unseen.shape[0]
+    F[:, :] = 0.0
+    for r in range(R):
+        v = min(max(unseen[r], 0), 4)
+        for x in range(cap + 1):
+            F[r, x] = falling[v, x]
+    for g in range(glo, ghi):
+        b = B[g - glo]
+        b[:, :] = 0.0
+        b[npool, 0] = 1.0
+        for i in range(npool - 1, -1, -1):
+            s, k = pidx[i], gkeys[g, i]
+            for y in range(min(top, 7 - k) + 1):
+                f = F[s, k + y]
+                if f == 0.0:
+                    continue
+                for a in range(y, top + 1):
+                    b[i, a] += binom[a, y] * f * b[i + 1, a - y]
+    total = 0.0
+    for c in range(lo, hi):
+        v = w[c] * B[group[c] - glo, 0, m[c]]
+        if v != 0.0:
+            for j in range(nz_off[c], nz_off[c + 1]):
+                v *= F[nz_rank[j], nz_count[j]]
+        total += v
+        cum[c - lo] = total
+    if not total > 0.0:
+        return False
+    c = lo + _pick(cum, hi - lo, u[0] * total)
+    for r in range(R):
+        out[r] = K[c, r]
+    rem, b = m[c], B[group[c] - glo]
+    g = group[c]
+    for i in range(npool):
+        s, k = pidx[i], gkeys[g, i]
+        n = min(top, 7 - k) + 1
+        t = 0.0
+        for y in range(n):
+            if y <= rem:
+                t += binom[rem, y] * F[s, k + y] * b[i + 1, rem - y]
+            cum[y] = t
+        y = _pick(cum, n, u[1 + i] * t)
+        out[s] += y
+        rem -= y
+    return True
+
+
+@njit(cache=True)
+def _fits_rule(hands, bits, flags, mode):
+    """The teams endgame's rule on one chain's hidden hands (k, R): ``mode`` 0 none,
+    1 a stalemate (every rank's holders on one team), 2 no stalemate."""
+    if mode == 0:
+        return True
+    k, R = hands.shape
+    stalemate = True
+    for r in range(R):
+        held = flags[r]
+        for q in range(k):
+            if hands[q, r] > 0:
+                held |= bits[q]
+        if held & (held - 1) != 0:
+            stalemate = False
+            break
+    return stalemate if mode == 1 else not stalemate
+
+
+@njit(cache=True)
+def _redraw(hands, q, unseen, u, K, m, w, group, code, nz_off, nz_rank, nz_count, pooled, pidx, npool, gkeys, goff, off, tops, cap,
+            falling, binom, left, h, B, cum, F):
+    """Hand q of one chain drawn given the others (or given ``unseen`` only, when ``left`` is
+    False: a chain's start, hands before q already drawn and later ones still zero) into ``h``."""
+    k, R = hands.shape
+    for r in range(R):
+        rest = 0
+        for p in range(k):
+            if p != q:
+                rest += hands[p, r]
+        left[r] = unseen[r] - rest
+    return _draw(K, m, w, group, nz_off, nz_rank, nz_count, pidx[q], npool[q], gkeys, goff[q], goff[q + 1],
+                 off[q], off[q + 1], tops[q], cap, falling, binom, left, u, h, B, cum, F)
+
+
+@njit(cache=True)
+def _work(k, R, npool, goff, tops, off):
+    """Scratch arrays sized for the largest hand."""
+    G = P = T = N = 1
+    for q in range(k):
+        G = max(G, goff[q + 1] - goff[q])
+        P = max(P, npool[q] + 1)
+        T = max(T, tops[q] + 1)
+        N = max(N, off[q + 1] - off[q])
+    return (np.zeros(R, np.int64), np.zeros(R, np.int64), np.zeros((G, P, T)), np.zeros(max(N, 8)),
+            np.zeros((R, 8)), np.zeros((k, R), np.int64))
+
+
+@njit(cache=True)
+def _start(unseen, U, fresh, K, m, w, group, code, nz_off, nz_rank, nz_count, pooled, pidx, npool, gkeys, goff, off, tops, cap,
+           falling, binom, fact, bits, flags, mode):
+    """Each chain's hands drawn one after another, each given the ones before; which fit."""
+    C, k, R = fresh.shape
+    left, h, B, cum, F, _ = _work(k, R, npool, goff, tops, off)
+    ok = np.zeros(C, dtype=np.bool_)
+    for c in range(C):
+        fresh[c] = 0
+        pos, good = 0, True
+        for q in range(k):
+            good = _redraw(fresh[c], q, unseen, U[c, pos:pos + 1 + npool[q]], K, m, w, group, code, nz_off,
+                           nz_rank, nz_count, pooled, pidx, npool, gkeys, goff, off, tops, cap, falling, binom, left, h, B, cum, F)
+            pos += 1 + npool[q]
+            if not good:
+                break
+            fresh[c, q] = h
+        ok[c] = good and _fits_rule(fresh[c], bits, flags, mode)
+    return ok
+
+
+@njit(cache=True)
+def _sweeps(hands, unseen, U, burn, record, K, m, w, group, code, nz_off, nz_rank, nz_count, pooled, pidx, npool, gkeys, goff, off, tops, cap,
+            falling, binom, fact, bits, flags, mode):
+    """``U.shape[0]`` sweeps of every chain; after ``burn`` of them each sweep's hands go to ``record``.
+
+    A sweep redraws every hand from its conditional given the others (kept only if the hands
+    still fit the teams endgame's rule), then tries ``k`` cycles of cards (:func:`_cycle`)."""
+    T, C, _ = U.shape
+    k, R = hands.shape[1], hands.shape[2]
+    left, h, B, cum, F, proposed = _work(k, R, npool, goff, tops, off)
+    seq, cards, new = np.zeros(k, np.int64), np.zeros(k, np.int64), np.zeros((k, R), np.int64)
+    for t in range(T):
+        for c in range(C):
+            u, mine = U[t, c], hands[c]
+            pos = 0
+            for q in range(k):
+                good = _redraw(mine, q, unseen, u[pos:pos + 1 + npool[q]], K, m, w, group, code, nz_off,
+                               nz_rank, nz_count, pooled, pidx, npool, gkeys, goff, off, tops, cap, falling, binom, left, h, B, cum, F)
+                pos += 1 + npool[q]
+                if good and mode != 0:
+                    proposed[:, :] = mine
+                    proposed[q] = h
+                    good = _fits_rule(proposed, bits, flags, mode)
+                if good:
+                    mine[q] = h
+            if k > 1:  # passing cards needs two hidden hands
+                for _ in range(k):
+                    _cycle(mine, u[pos:pos + 2 + 2 * k], K, m, w, code, pooled, off, cap, fact, bits, flags, mode,
+                           seq, cards, new, proposed)
+                    pos += 2 + 2 * k
+            if t >= burn:
+                record[t - burn, c] = mine
+    return record
+
+
+@njit(cache=True)
+def _cycle(hands, u, K, m, w, code, pooled, off, cap, fact, bits, flags, mode, seq, cards, new, proposed):
+    """A Metropolis move that passes cards round a cycle of hidden hands, in one chain.
 
     Redrawing one hand given the others cannot move cards between hands that the ocean does
-    not reach (when the ocean is empty, each hand is fixed by the others); trades can. A card
-    is picked at random from each hand and they change places; the move is accepted with
-    probability ``min(1, G1(x')G2(y') / (G1(x)G2(y)) * q(back) / q(forth))``.
+    not reach (when the ocean is empty, each hand is fixed by the others); passing cards can.
+    Two to k hands are picked in random order, each picks a card at random and passes it to
+    the next (the last to the first); the move is accepted with probability
+    ``min(1, prod G(x') / prod G(x) * q(back) / q(forth))``, where going back is the same
+    cycle the other way round. Two hands make a trade, but some positions need three or
+    more: A's 3 for B's 2, B's 2 for C's... can leave every pairwise trade impossible.
+    Takes ``2 + 2k`` doubles: the cycle's length, its hands, their cards, the acceptance.
     """
-    C, k, R = hands.shape
-    q1, q2 = rng.choice(k, size=2, replace=False)
-    x, y = hands[:, q1], hands[:, q2]
-    n1, n2 = x.sum(axis=1), y.sum(axis=1)
-    live = (n1 > 0) & (n2 > 0)
-    a = np.minimum((np.cumsum(x, axis=1) <= (rng.random(C) * n1)[:, None]).sum(axis=1), R - 1)
-    b = np.minimum((np.cumsum(y, axis=1) <= (rng.random(C) * n2)[:, None]).sum(axis=1), R - 1)
-    live &= a != b
-    if not live.any():
+    k, R = hands.shape
+    L = 2 + min(int(u[0] * (k - 1)), k - 2)
+    for i in range(k):
+        seq[i] = i
+    for i in range(L):  # an ordered choice of L hands: a partial Fisher-Yates shuffle
+        j = i + min(int(u[1 + i] * (k - i)), k - i - 1)
+        seq[i], seq[j] = seq[j], seq[i]
+    forth = 1.0
+    for i in range(L):
+        h = hands[seq[i]]
+        n = h.sum()
+        if n == 0:
+            return
+        cards[i] = _pick(np.cumsum(h), R, u[1 + k + i] * n)
+        forth *= h[cards[i]]
+    before, after, back = 1.0, 1.0, 1.0
+    for i in range(L):
+        q, given = seq[i], cards[i - 1 if i else L - 1]
+        new[i] = hands[q]
+        new[i, cards[i]] -= 1
+        new[i, given] += 1
+        back *= new[i, given]  # going back, hand q passes on the card it was given
+        before *= _weight(K, m, w, code, pooled[q], off[q], off[q + 1], cap, fact, hands[q])
+        after *= _weight(K, m, w, code, pooled[q], off[q], off[q + 1], cap, fact, new[i])
+    ratio = after * back / (before * forth) if before > 0 else 1.0
+    if not u[1 + 2 * k] < ratio:
         return
-    rows = np.flatnonzero(live)
-    i = np.arange(len(rows))
-    x2, y2 = x[rows].copy(), y[rows].copy()
-    a, b = a[rows], b[rows]
-    x2[i, a] -= 1
-    x2[i, b] += 1
-    y2[i, b] -= 1
-    y2[i, a] += 1
-    forth = x[rows, a] * y[rows, b]  # the picks' chances, up to the hand sizes, which do not change
-    back = x2[i, b] * y2[i, a]
-    before = samplers[q1].weight(x[rows]) * samplers[q2].weight(y[rows])
-    after = samplers[q1].weight(x2) * samplers[q2].weight(y2)
-    ratio = np.where(before > 0, after * back / np.where(before > 0, before * forth, 1), 1.0)
-    proposed = hands[rows].copy()
-    proposed[:, q1], proposed[:, q2] = x2, y2
-    accept = (rng.random(len(rows)) < ratio) & rule(proposed)
-    hands[rows[accept], q1] = x2[accept]
-    hands[rows[accept], q2] = y2[accept]
+    if mode != 0:
+        proposed[:, :] = hands
+        for i in range(L):
+            proposed[seq[i]] = new[i]
+        if not _fits_rule(proposed, bits, flags, mode):
+            return
+    for i in range(L):
+        hands[seq[i]] = new[i]
 
 
 def _team_rule(teams):
-    """``rule(hands)`` -> (chains,) bool: which sets of hidden hands fit the teams endgame.
+    """``(bits, flags, mode)`` for :func:`_fits_rule`: which sets of hidden hands fit the teams endgame.
 
     ``teams`` is :attr:`.history.Story.teams`; a rank is stuck when its holders are all on one
-    team, and a stalemate is every rank stuck. Without an endgame every set fits.
+    team, and a stalemate is every rank stuck. Without an endgame every set fits (mode 0).
     """
     if teams is None:
-        return lambda hands: np.ones(len(hands), dtype=bool)
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), 0
     bits, flags, mode = teams
-    bits = np.array(bits, dtype=np.int64)[None, :, None]
-    flags = np.array(flags, dtype=np.int64)[None, :]
-
-    def rule(hands):
-        held = np.bitwise_or.reduce(np.where(hands > 0, bits, 0), axis=1) | flags  # (chains, R)
-        stalemate = ((held & (held - 1)) == 0).all(axis=1)
-        return stalemate if mode == "stalemate" else ~stalemate
-
-    return rule
+    return np.array(bits, dtype=np.int64), np.array(flags, dtype=np.int64), 1 if mode == "stalemate" else 2
 
 
 def sample_hands(view, story, samples: int = 20_000, seed: int = 0, reason: str = "",
@@ -425,54 +625,56 @@ def sample_hands(view, story, samples: int = 20_000, seed: int = 0, reason: str 
     from hands drawn one after another (each given the ones before), and the spread between
     groups of chains gives the standard errors.
     """
-    from .exact import hand_cases
-
     samples, seed = whole(samples, "samples"), whole(seed, "seed", least=0)
     chains, burn = whole(chains, "chains", least=RUNS), whole(burn, "burn", least=0)  # a run per group of chains
+    record = gibbs_chains(story, len(view.ranks), view.rules.book_size, max(samples // chains, 10), seed, chains, burn)
+    _, _, k, R = record.shape
+    unseen = np.array(story.unseen, dtype=np.int64)
+    runs = []
+    for part in np.array_split(np.arange(chains), RUNS):
+        got = record[:, part].reshape(-1, k, R)
+        held, sea = _shares(got), _shares(unseen - got.sum(axis=1))  # (k, R, counts), (R, counts)
+        seats = {q: {r: _as_dict(held[i, s]) for s, r in enumerate(view.ranks)} for i, q in enumerate(story.seats)}
+        ocean = {r: _as_dict(sea[s]) for s, r in enumerate(view.ranks)}
+        runs.append(Belief(view.ranks, seats, ocean, view.ocean_size, {view.player: view.counts}, exact=False))
+    return _average(view, runs, reason)
+
+
+def gibbs_chains(story, n_ranks: int, book_size: int, sweeps: int, seed: int, chains: int, burn: int) -> np.ndarray:
+    """The hidden hands (``story.seats``' order) in every chain after each sweep past burn-in:
+    an int array (sweeps, chains, hands, ranks). Chains start from hands drawn one after
+    another, each given the ones before; a chain whose start leaves some hand no way to fit
+    (drawn again, up to 50 times) starts from another chain's hands.
+    """
+    from .exact import hand_cases
+
     rng = np.random.default_rng(seed)
-    R, b = len(view.ranks), view.rules.book_size
-    unseen = np.array(story.unseen)
-    samplers = [_HandSampler(hand_cases(story, q, R, b), b - 1) for q in story.seats]
-    k = len(samplers)
+    R, k = n_ranks, len(story.seats)
+    unseen = np.array(story.unseen, dtype=np.int64)
+    packed = _Hands([hand_cases(story, q, R, book_size) for q in story.seats], book_size - 1)
     rule = _team_rule(story.teams)
     hands = np.zeros((chains, k, R), dtype=np.int64)
     alive = np.zeros(chains, dtype=bool)
     for _ in range(50):  # start every chain from a consistent deal
-        todo = ~alive
-        if not todo.any():
+        todo = np.flatnonzero(~alive)
+        if not len(todo):
             break
-        fresh = np.zeros((todo.sum(), k, R), dtype=np.int64)
-        ok = np.ones(todo.sum(), dtype=bool)
-        for q, sampler in enumerate(samplers):
-            h, good = sampler.draw(unseen[None] - fresh.sum(axis=1), rng)
-            fresh[:, q], ok = h, ok & good
+        fresh = np.zeros((len(todo), k, R), dtype=np.int64)
+        ok = _start(unseen, rng.random((len(todo), packed.draw_doubles)), fresh, *packed.args(), *rule)
         hands[todo] = fresh
-        alive[todo] = ok & rule(fresh)
+        alive[todo] = ok
     if not alive.any():
         raise ValueError("Monte Carlo found no consistent deal of the unseen cards")
     hands[~alive] = hands[np.flatnonzero(alive)[np.arange((~alive).sum()) % alive.sum()]]
-    sweeps = max(samples // chains, 10)
+    doubles = packed.draw_doubles + (k * (2 + 2 * k) if k > 1 else 0)
     record = np.zeros((sweeps, chains, k, R), dtype=np.int64)
-    for t in range(burn + sweeps):
-        for q, sampler in enumerate(samplers):
-            others = hands.sum(axis=1) - hands[:, q]
-            h, good = sampler.draw(unseen[None] - others, rng)
-            proposed = hands.copy()
-            proposed[:, q] = h
-            # the teams endgame: keep a draw only if the hands still fit it (Metropolis with
-            # the conditional without that rule as the proposal, which leaves it exact)
-            good &= rule(proposed)
-            hands[good, q] = h[good]
-        for _ in range(k if k > 1 else 0):  # a trade needs two hidden hands
-            _swap(hands, samplers, rule, rng)
-        if t >= burn:
-            record[t - burn] = hands
-    runs = []
-    for part in np.array_split(np.arange(chains), RUNS):
-        got = record[:, part].reshape(-1, k, R)
-        w = np.full(len(got), 1.0 / len(got))
-        seats = {q: {r: _distribution(got[:, i, s], w) for s, r in enumerate(view.ranks)}
-                 for i, q in enumerate(story.seats)}
-        sea = {r: _distribution(unseen[s] - got[:, :, s].sum(axis=1), w) for s, r in enumerate(view.ranks)}
-        runs.append(Belief(view.ranks, seats, sea, view.ocean_size, {view.player: view.counts}, exact=False))
-    return _average(view, runs, reason)
+    return _sweeps(hands, unseen, rng.random((burn + sweeps, chains, doubles)), burn, record, *packed.args(), *rule)
+
+
+def _shares(values):
+    """For samples ``values`` (N, ...) of counts 0-4: each count's share, on a last axis."""
+    return (values[..., None] == np.arange(_DECK + 1)).mean(axis=0)
+
+
+def _as_dict(shares):
+    return {c: float(p) for c, p in enumerate(shares.tolist()) if p > 0}
