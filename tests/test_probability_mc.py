@@ -121,3 +121,12 @@ def test_the_hand_sampler_gives_the_same_answer_for_the_same_seed():
     first, again, other = (sample_hands(view, read(view), samples=2000, seed=s) for s in (5, 5, 6))
     assert (first.seats, first.ocean) == (again.seats, again.ocean)
     assert (first.seats, first.ocean) != (other.seats, other.ocean)
+
+
+def test_warm_compiles_every_loop_the_sampler_runs():
+    """`make` calls warm() after installing, so that no learner's first sampled answer waits ~20 s."""
+    from gofish_teach.probability import montecarlo
+
+    montecarlo.warm()
+    for loop in (montecarlo._start, montecarlo._sweeps):  # the two Python calls; the loops they call go with them
+        assert loop.signatures, f"{loop.__name__} was not compiled"

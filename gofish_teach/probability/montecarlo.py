@@ -671,6 +671,18 @@ def gibbs_chains(story, n_ranks: int, book_size: int, sweeps: int, seed: int, ch
     return _sweeps(hands, unseen, rng.random((burn + sweeps, chains, doubles)), burn, record, *packed.args(), *rule)
 
 
+def warm() -> None:
+    """Compile the sampler's loops now, on a small position, so that no learner's first sampled
+    answer waits for it: about 20 s once, after which numba loads the machine code from its
+    cache on disk (``__pycache__``). ``make`` runs this right after installing."""
+    from .. import Game, Rules
+    from .history import read
+
+    game = Game(Rules.preset("pond"), 3, seed=0)
+    view = game.view(0)
+    gibbs_chains(read(view), len(view.ranks), view.rules.book_size, sweeps=2, seed=0, chains=2, burn=1)
+
+
 def _shares(values):
     """For samples ``values`` (N, ...) of counts 0-4: each count's share, on a last axis."""
     return (values[..., None] == np.arange(_DECK + 1)).mean(axis=0)
