@@ -490,6 +490,7 @@ def test_in_a_kernel_a_click_in_the_page_plays_the_bots_on_its_loop(monkeypatch)
     """The kernel's own asyncio loop: a click from the page (a comm message) schedules the bots; code
     clicking in a cell plays them at once."""
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
 
     from gofish_teach.widgets import table as table_module
 
@@ -511,7 +512,9 @@ def test_in_a_kernel_a_click_in_the_page_plays_the_bots_on_its_loop(monkeypatch)
             await asyncio.sleep(0.001)
         return seen
 
-    seen = asyncio.run(a_turn_from_the_page())
+    # a thread of its own: a loop may already run in this one (Playwright's, after the browser tests)
+    with ThreadPoolExecutor(1) as thread:
+        seen = thread.submit(asyncio.run, a_turn_from_the_page()).result(timeout=120)
     check(table)
     assert len(seen) >= 2  # the loop saw the table between the bots' asks
     assert table.waiting_for_you == "ask" or table.match.game.is_over
