@@ -51,9 +51,10 @@ play: $(STAMP)
 # One pytest run: unit, scenario and property tests, the docstring examples, and every
 # committed notebook checked cell by cell against its saved outputs (strict nbval); pytest
 # recurses into notebooks/, so the teacher's kit (notebooks/teacher/) is checked too.
+# It ends with the 30 slowest tests, to keep an eye on the suite's length.
 test: $(STAMP)
 	@$(BIN)/python -m pytest --doctest-modules --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
-		gofish_teach tests notebooks solutions
+		--durations=30 gofish_teach tests notebooks solutions
 
 bench: $(STAMP)
 	@$(BIN)/python -m gofish_teach.bench $(BENCH_ARGS)

@@ -10,13 +10,16 @@ not available. Games per second are per core of CPU time (``time.process_time``)
 of a few runs, the two versions run by turns in fresh processes, so other work on the
 machine shifts both alike.
 
-Usage: ``python -m gofish_teach.bench [--quick] [--baseline PATH]``.
+Usage: ``python -m gofish_teach.bench [--quick] [--baseline PATH] [--table-games N] [--workers N]``.
 """
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import contextlib
+import functools
 import json
+import multiprocessing
 import os
 import signal
 import socket
@@ -123,30 +126,51 @@ def bench_fast(quick: bool) -> list[str]:
     return lines
 
 
-def table_times(name: str, n: int, games: int, cold_every: int = 0) -> tuple[list, list, int]:
-    """Seconds for ``posterior(view, samples=2000).table()`` at every decision of ``games``
-    seeded games of random play (warm: each call reuses what the previous ones worked out),
-    seconds from scratch at every ``cold_every``-th point (none if 0), and how many points were exact."""
+def _game_table_times(name: str, n: int, seed: int, cold_every: int = 0) -> tuple[list, list, int]:
+    """:func:`table_times` for one seeded game (in whichever process runs it)."""
     from .probability import exact, posterior
     from .strategies import random as random_ask
 
     warm, cold, exact_points = [], [], 0
-    for seed in range(games):
-        game, rng = Game(Rules.preset(name), n, seed=seed), np.random.default_rng(seed)
-        while not game.is_over:
-            view = game.view(game.current_player)
-            start = time.perf_counter()
-            post = posterior(view, samples=2000)
-            post.table()
-            warm.append(time.perf_counter() - start)
-            exact_points += post.exact
-            if cold_every and len(warm) % cold_every == 1:
-                exact.forget()
-                start = time.perf_counter()
-                posterior(view, samples=2000).table()
-                cold.append(time.perf_counter() - start)
-            game.ask(*random_ask(view, rng))
+    game, rng = Game(Rules.preset(name), n, seed=seed), np.random.default_rng(seed)
+    while not game.is_over:
+        view = game.view(game.current_player)
+        start = time.process_time()
+        post = posterior(view, samples=2000)
+        post.table()
+        warm.append(time.process_time() - start)
+        exact_points += post.exact
+        if cold_every and len(warm) % cold_every == 1:
+            exact.forget()
+            start = time.process_time()
+            posterior(view, samples=2000).table()
+            cold.append(time.process_time() - start)
+        game.ask(*random_ask(view, rng))
     return warm, cold, exact_points
+
+
+def table_times(name: str, n: int, games: int, cold_every: int = 0, workers: int = 1) -> tuple[list, list, int]:
+    """CPU seconds for ``posterior(view, samples=2000).table()`` at every decision of ``games``
+    seeded games of random play (warm: each call reuses what the previous ones in its game worked
+    out), seconds from scratch at every ``cold_every``-th point of a game (none if 0), and how many
+    points were exact. With ``workers > 1`` the games are shared among that many processes (each
+    game stays in one, so it is followed as a player would); CPU time is each process's own.
+
+    >>> warm, cold, exact_points = table_times("family", 2, 1, cold_every=5)
+    >>> exact_points == len(warm) and len(cold) == (len(warm) + 4) // 5
+    True
+    """
+    if workers <= 1:
+        parts = [_game_table_times(name, n, seed, cold_every) for seed in range(games)]
+    else:
+        # "spawn": a fresh interpreter per worker, never a fork of this one's BLAS and numba threads
+        context = multiprocessing.get_context("spawn")
+        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
+            parts = list(pool.map(_game_table_times, [name] * games, [n] * games, range(games),
+                                  [cold_every] * games))
+    warm = [t for part in parts for t in part[0]]
+    cold = [t for part in parts for t in part[1]]
+    return warm, cold, sum(part[2] for part in parts)
 
 
 def bench_cluster(quick: bool) -> list[str]:
@@ -218,15 +242,15 @@ def dask_on_this_machine(workers: int = 2):
                 process.wait()
 
 
-def bench_probability(quick: bool) -> list[str]:
+def bench_probability(quick: bool, workers: int = 1) -> list[str]:
     """A full probability table (posterior + table(): every hidden seat x rank, and the ocean's
     top) at every decision point of seeded games under random play, as a player following the
     game gets it (each call reuses what the previous ones worked out); every tenth point is
-    also timed from scratch. Median and 99th percentile, and the share answered exactly."""
+    also timed from scratch. Median and 99th percentile of CPU time, and the share answered exactly."""
     games = 5 if quick else 200
     lines = [f"Probability tables, exact where possible, strategy 'random' in every seat, {games} seeded games each:"]
     for name, n in (("family", 2), ("pond", 4)):
-        warm, cold, exact_points = table_times(name, n, games, cold_every=10)
+        warm, cold, exact_points = table_times(name, n, games, cold_every=10, workers=workers)
         w, c = np.array(warm) * 1e3, np.array(cold) * 1e3
         lines.append(f"  {name} {n} players: median {np.median(w):6.1f} ms, p99 {np.percentile(w, 99):7.1f} ms, "
                      f"exact at {exact_points:,} of {len(w):,} points ({exact_points / len(w):.2%}) "
@@ -364,17 +388,19 @@ def bench_openspiel(quick: bool) -> list[str]:
             f"(random x4, pond): {ours:,.0f}, {ours / theirs:,.1f}x per core"]
 
 
-def bench_exact_tables(quick: bool, games: int | None = None) -> list[str]:
+def bench_exact_tables(quick: bool, games: int | None = None, workers: int = 1) -> list[str]:
     """The exact-table goals: ``posterior(view).table()`` at every decision of seeded games under
-    random play, warm (as a player following the game gets them): median, p99, worst, and the
-    share answered exactly, for pond at 5 and 6 players and family and bicycle at their largest."""
+    random play, warm (as a player following the game gets them): median, p99, worst (CPU time),
+    and the share answered exactly, for pond at 5 and 6 players and family and bicycle at their
+    largest. ``workers`` processes share the games."""
     games = games or (2 if quick else 200)
     cases = [("pond", 5), ("pond", 6)]
     cases += [(name, Rules.preset(name).max_players) for name in ("family", "bicycle")]
-    lines = [f"Exact tables, posterior(view).table() at every decision, random play, {games} seeded games each "
+    lines = [f"Exact tables, posterior(view).table() at every decision, random play, {games} seeded games each, "
+             f"CPU time, {workers} process(es) "
              "(goals: exact at every decision; median under 50 ms and p99 under 500 ms):"]
     for name, n in cases:
-        times, _, exact_points = table_times(name, n, games)
+        times, _, exact_points = table_times(name, n, games, workers=workers)
         t = np.array(times) * 1e3
         lines.append(f"  {name} {n} players: median {np.median(t):6.1f} ms, p99 {np.percentile(t, 99):7.1f} ms, "
                      f"worst {t.max():7.1f} ms, exact at {exact_points:,} of {len(t):,} points "
@@ -407,12 +433,18 @@ def main(argv=None) -> None:
                         help=f"a checkout of commit {BASELINE_COMMIT} to compare with (default: ${BASELINE_ENV})")
     parser.add_argument("--table-games", type=int, metavar="N",
                         help="seeded games per case of the exact-table goals (default 200; 2 with --quick)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="N",
+                        help="processes that share the games of the probability sections (default: one per core)")
     args = parser.parse_args(argv)
     base = baseline_ops_per_second()
     print(f"Baseline: {base / 1e6:.2f} M plain-Python ops/s (compare ratios between runs, not raw figures)")
-    for line in bench_versus(args.quick, args.baseline) + bench_exact_tables(args.quick, args.table_games):
+    for line in bench_versus(args.quick, args.baseline):
+        print(line, flush=True)
+    for line in bench_exact_tables(args.quick, args.table_games, args.workers):
         print(line, flush=True)
     for section in SECTIONS:
+        if section is bench_probability:
+            section = functools.partial(bench_probability, workers=args.workers)
         for line in section(args.quick):
             print(line, flush=True)
     print(f"Baseline after: {baseline_ops_per_second() / 1e6:.2f} M ops/s")

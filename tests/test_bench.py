@@ -13,6 +13,12 @@ def test_the_probability_sections_report_medians_and_the_exact_share():
     assert len(shares) == 2 and all(0 < exact <= points for exact, points in shares)
 
 
+def test_games_shared_among_processes_are_the_same_games():
+    alone = bench.table_times("family", 2, 3, cold_every=7)
+    shared = bench.table_times("family", 2, 3, cold_every=7, workers=2)
+    assert [len(part) for part in shared[:2]] == [len(part) for part in alone[:2]] and shared[2] == alone[2] > 0
+
+
 def test_the_engine_section_reports_games_per_second():
     lines = bench.bench_engine(quick=True)
     assert len([line for line in lines if re.search(r"\d+ games/s", line)]) == 2
