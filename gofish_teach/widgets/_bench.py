@@ -189,7 +189,7 @@ def worst(times: dict[str, list[float]]) -> str:
 
 def bench_table(quick: bool) -> list[str]:
     """`make bench` section: median and worst kernel CPU time of each action at the table, panel off and on,
-    the bots all at once (before) and one ask per event (now); then the explorer's and the lab's controls
+    the bots all at once (before) and one ask per event, the panel's count an event of its own (now); then the explorer's and the lab's controls
     at 4 players (aim: 300 ms each), wall clock: on a busy machine they include the wait for a core."""
     lines = _bench_table(quick)
     lines.append("The explorer at 4 players: kernel time of each control change (aim: 300 ms)")
@@ -212,7 +212,8 @@ def _bench_table(quick: bool) -> list[str]:
     lines = [f"The table, pond, 4 players (you, {', '.join(opponents)}), {games} game(s) played through the controls: "
              "kernel CPU time of each action (aims: 100 ms with the knowledge panel off, 300 ms on)"]
     order = {action: k for k, action in enumerate(ACTIONS)}
-    modes = {False: "bots all at once in your click (before)", True: "bots one ask per event (now)"}
+    modes = {False: "bots and panel all at once in your click (before)",
+             True: "bots one ask per event, the panel's count its own (now)"}
     for knowledge in (False, True):
         aim, panel = 300 if knowledge else 100, "on " if knowledge else "off"
         times: dict[bool, dict[str, list[float]]] = {False: {}, True: {}}
