@@ -632,3 +632,37 @@ def test_without_a_loop_the_panel_is_counted_within_the_click():
         act(table, rng)
         assert "Counting…" not in table.heatmap.value + table.hint.value and not table.panel_counting
         assert (table.heatmap.value, table.bars.value) == full_panel(table)
+
+
+def test_in_a_kernel_each_bot_ask_leaves_the_panels_count_to_an_event_of_its_own(monkeypatch):
+    """On the kernel's own loop: after a click in the page every bot ask of the chain draws the table and
+    schedules the panel's count, even once the kernel has handled something else (a cell) since the click."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from gofish_teach.widgets import table as table_module
+
+    table = Table("pond", opponents=["memory", "random", "greedy"], seed=7, knowledge=True)
+    table.bot_pause = 0.001
+    in_the_page = [False]
+    monkeypatch.setattr(table_module, "_clicked_in_the_page", lambda: in_the_page[0])
+    counted_at, count = [], table._count
+    monkeypatch.setattr(table, "_count", lambda: (counted_at.append(table.match.game.n_asks), count()))
+
+    async def a_turn_from_the_page():
+        in_the_page[0] = True
+        rng = np.random.default_rng(2)
+        while table.waiting_for_you is not None:
+            act(table, rng)
+            await asyncio.sleep(0.001)
+        in_the_page[0] = False  # a cell ran since: the kernel's last message is no longer the click
+        asks = table.match.game.n_asks
+        while table.bots_playing or table.panel_counting:
+            await asyncio.sleep(0.001)
+        return asks
+
+    with ThreadPoolExecutor(1) as thread:
+        asks = thread.submit(asyncio.run, a_turn_from_the_page()).result(timeout=120)
+    check(table)
+    assert table.match.game.n_asks > asks and set(range(asks, table.match.game.n_asks + 1)) <= set(counted_at)
+    assert (table.heatmap.value, table.bars.value) == full_panel(table)

@@ -253,6 +253,7 @@ class Table(Placeheld, widgets.VBox):
         self._chain_loop = None
         self._chain_asks = 0
         self._count_handle = None   # the panel's count, scheduled on a loop after a click in the page (see _render_knowledge)
+        self._running_on = None     # the loop whose scheduled event (a bot ask, the panel's count) runs now
         self._beliefs: OrderedDict = OrderedDict()  # the panel's answers by state shown (see _remembered)
         self._facts: OrderedDict = OrderedDict()
         self.log_lines: list[str] = []
@@ -548,6 +549,8 @@ class Table(Placeheld, widgets.VBox):
         """:attr:`loop`, or the kernel's own while it handles a click in the page; else ``None``."""
         if self.loop is not None:
             return self.loop
+        if self._running_on is not None:  # a bot ask of the chain: on its loop, whatever the kernel handles now
+            return self._running_on
         if not _clicked_in_the_page():
             return None
         try:
@@ -584,8 +587,15 @@ class Table(Placeheld, widgets.VBox):
             if self._busy:  # never in one thread; should it happen, the ask waits its turn
                 self._schedule_bot()
                 return
+            if self._count_handle is not None:  # the panel's count for the table shown comes first (it then
+                self._schedule_bot()             # schedules this ask again, a pause after the filled panel)
+                return
             self._chain_handle = None
-            ask()
+            self._running_on = self._chain_loop
+            try:
+                ask()
+            finally:
+                self._running_on = None
 
         self._chain_handle = self._chain_loop.call_later(self.bot_pause or 0, later)
 
