@@ -253,7 +253,7 @@ class Table(Placeheld, widgets.VBox):
         self._chain_loop = None
         self._chain_asks = 0
         self._count_handle = None   # the panel's count, scheduled on a loop after a click in the page (see _render_knowledge)
-        self._running_on = None     # the loop whose scheduled event (a bot ask, the panel's count) runs now
+        self._running_on = None     # the chain's loop while one of its bot asks runs (see _event_loop)
         self._beliefs: OrderedDict = OrderedDict()  # the panel's answers by state shown (see _remembered)
         self._facts: OrderedDict = OrderedDict()
         self.log_lines: list[str] = []
