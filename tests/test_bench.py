@@ -51,3 +51,10 @@ def test_the_cluster_section_reports_both_rates_and_their_ratio():
     lines = bench.bench_cluster(quick=True)
     assert len([line for line in lines if re.search(r"[\d,]+ games/s", line)]) == 2
     assert re.search(r"\(\d+\.\d\dx;", lines[-1])
+
+
+def test_the_six_player_table_section_times_the_panels_count_on_its_own():
+    lines = bench.bench_table_six(quick=True)
+    assert "6 players" in lines[0] and re.search(r"worst action [\d,]+ ms \(.+; goal: under 500 ms\)", lines[-1])
+    kinds = [line.split("median")[0].strip() for line in lines[1:-1]]
+    assert "knowledge panel" in kinds and any(k.startswith("one bot ask (") for k in kinds), lines

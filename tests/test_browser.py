@@ -171,9 +171,14 @@ BOTS_PLAYING = ("() => [...document.querySelectorAll('.gf-table .gf-status')]"
                 ".some(s => s.textContent.includes('The bots are playing'))")
 
 
+#: True while a Table's knowledge panel says "Counting…": after a click its count is an event of its own.
+PANEL_COUNTING = "() => !!document.querySelector('.gf-table .gf-counting')"
+
+
 def wait_bots(page, seconds: float = RUN_SECONDS) -> None:
-    """Wait until no Table's bots are playing: after a click they ask one at a time, a moment apart."""
-    page.wait_for_function(f"() => !({BOTS_PLAYING})()", timeout=seconds * 1000)
+    """Wait until no Table's bots are playing (after a click they ask one at a time, a moment apart)
+    and no knowledge panel is counting."""
+    page.wait_for_function(f"() => !({BOTS_PLAYING})() && !({PANEL_COUNTING})()", timeout=seconds * 1000)
     wait_idle(page, seconds)
 
 
@@ -348,6 +353,7 @@ def test_the_table_with_the_keyboard_to_scale_named_and_at_game_over(page, lab, 
     seed.fill(big)
     table.locator("button.gf-deal").click()
     wait_kernel(page)
+    wait_bots(page)
     assert f"seed {big}" in table.locator(".gf-header").first.inner_text()
     assert not table.locator(".gf-oops").count()
     table.screenshot(path=str(kit.parent / "table.png"))
@@ -408,6 +414,47 @@ def test_the_bots_ask_one_at_a_time_after_a_click(page, lab, kit):
     assert not table.locator(".gf-oops").count(), table.locator(".gf-oops").inner_text()
     no_traceback(page)
     print("log lines at each render:", [s["lines"] for s in seen])
+
+
+PANEL_CELL = ("from gofish_teach.widgets import Table\n"
+              "table = Table('pond', opponents=['memory', 'random', 'greedy'], seed=7, knowledge=True, hints=True)\n"
+              "table")
+
+
+@pytest.mark.slow
+def test_after_a_click_the_knowledge_panel_says_counting_then_fills_in(page, lab, kit):
+    """The table is drawn at once after your ask, the panel with a "Counting…" note; its exact count,
+    an event of its own, then fills in the heatmap and the bars."""
+    open_notebook(page, lab, scratch(kit, "panel.ipynb", PANEL_CELL))
+    run_all(page)
+    no_traceback(page)
+    table = page.locator(".gf-table").first
+    table.scroll_into_view_if_needed()
+    assert table.locator(".gf-heat td").count() and not table.locator(".gf-counting").count()
+    # What the panel shows at each change the page draws: "counting", "heatmap" or anything else.
+    page.evaluate("""() => {
+        const box = document.querySelector('.gf-table .gf-heatmapbox');
+        window.gfPanel = [];
+        const look = () => {
+            const now = box.querySelector('.gf-counting') ? 'counting' : box.querySelector('.gf-heat') ? 'heatmap' : 'other';
+            if (window.gfPanel[window.gfPanel.length - 1] !== now) window.gfPanel.push(now);
+        };
+        new MutationObserver(look).observe(box, {childList: true, subtree: true, characterData: true});
+    }""")
+    heat = table.locator(".gf-heatmapbox").inner_html()
+    table.locator("button.gf-rank-3").click()
+    wait_kernel(page)
+    table.locator("button.gf-ask-1").click()  # this deal: West says "Go Fish!" to 3s
+    page.wait_for_selector(".gf-table .gf-status:has-text('Go Fish')")
+    page.wait_for_function(f"() => !({PANEL_COUNTING})() && document.querySelector('.gf-table .gf-heat')")
+    wait_idle(page, 60)
+    seen = page.evaluate("() => window.gfPanel")
+    assert seen == ["counting", "heatmap"], seen  # the note first, then the count filled in
+    assert table.locator(".gf-heatmapbox").inner_html() != heat  # the count for the state after the ask
+    assert table.locator(".gf-bars .gf-bar").count() == 13 and "gf-asked" in table.locator(".gf-bars").inner_html()
+    assert not table.locator(".gf-oops").count() and "could not count" not in table.inner_text()
+    no_traceback(page)
+    table.screenshot(path=str(kit.parent / "panel-filled.png"))
 
 
 # ---------------------------------------------------------------------- the Explorer and the Lab

@@ -385,8 +385,8 @@ def test_whole_games_with_the_bots_one_ask_per_event():
         table = chained(seed=seed, opponents=("memory", "random", "greedy"), knowledge=True)
         rng = np.random.default_rng(seed)
         for _ in range(3000):
-            if table.match.game.is_over and table.waiting_for_you is None:
-                break
+            if table.match.game.is_over and table.waiting_for_you is None and not table.loop.waiting:
+                break  # the game over, and the panel's last count made
             if not table.loop.run_one():
                 act(table, rng)
             check(table)
@@ -518,3 +518,151 @@ def test_in_a_kernel_a_click_in_the_page_plays_the_bots_on_its_loop(monkeypatch)
     check(table)
     assert len(seen) >= 2  # the loop saw the table between the bots' asks
     assert table.waiting_for_you == "ask" or table.match.game.is_over
+
+
+# ---------------------------------------------------------------------- the panel's count, an event of its own
+def counting_posterior(monkeypatch, me=0, fail=None):
+    """Record the views of ``me`` whose posterior is counted (the greedy bots count their own views too)."""
+    real, counted = probability.posterior, []
+
+    def counting(view, **kwargs):
+        if view.player == me:
+            counted.append(tuple(view.events))
+            if fail is not None:
+                raise fail
+        return real(view, **kwargs)
+
+    monkeypatch.setattr(probability, "posterior", counting)
+    return counted
+
+
+def full_panel(table):
+    view = table._shown_view()
+    asked = table._pending.asked.rank if table._pending is not None else None
+    belief = posterior(view)
+    return (_knowledge.heatmap(belief, view, table.match.game.names), _knowledge.top_bars(belief, view, asked))
+
+
+def a_learner_ask(table):
+    """The learner asks (a page-like event: the table has a loop), drawing when told "Go Fish!"."""
+    table.rank_buttons[sorted(enabled(table.rank_buttons))[0]].click()
+    table.ask_buttons[sorted(enabled(table.ask_buttons))[0]].click()
+
+
+def test_after_a_click_the_table_is_drawn_at_once_and_the_panel_counts_in_the_next_event(monkeypatch):
+    table = chained(seed=7, knowledge=True, hints=True)
+    while table.loop.run_one():
+        pass
+    counted = counting_posterior(monkeypatch)
+    rng = np.random.default_rng(0)
+    while not table.bots_playing:  # your asks and draws, each an event that changes the game
+        act(table, rng)
+        check(table)
+        assert counted == [] and table.panel_counting  # drawn without the count ...
+        assert "Counting…" in table.heatmap.value and table.bars.value == "" and "Traceback" not in table.heatmap.value
+        assert ("Counting…" in table.hint.value) == (table.waiting_for_you == "ask")  # the hint waits for it too
+        assert table.loop.waiting[0] is table._count_handle  # ... which is the next event, before any bot ask
+        table.loop.run_one()
+        assert counted == [tuple(table._shown_view().events)] and not table.panel_counting
+        assert (table.heatmap.value, table.bars.value) == full_panel(table)
+        assert "Counting…" not in table.hint.value
+        counted.clear()
+    # the bots' next ask comes a pause after the panel filled in, time to read both
+    assert len(table.loop.waiting) == 1 and table.loop.waiting[0].delay == table.bot_pause
+    table.loop.run_one()  # one bot ask: drawn, and the panel's count scheduled again
+    assert counted == [] and "Counting…" in table.heatmap.value and table.loop.waiting[0] is table._count_handle
+    table.loop.run_one()
+    assert len(counted) == 1 and (table.heatmap.value, table.bars.value) == full_panel(table)
+
+
+def test_a_scheduled_count_counts_only_the_state_the_table_then_shows(monkeypatch):
+    table = chained(seed=7, knowledge=True)
+    while table.loop.run_one():
+        pass
+    counted = counting_posterior(monkeypatch)
+    a_learner_ask(table)
+    assert table.panel_counting
+    table.new_button.click()  # the game moves on before the count runs
+    assert "Counting…" in table.heatmap.value and counted == []
+    assert [h for h in table.loop.waiting if h is table._count_handle] == [table._count_handle]  # one count waits
+    while table.loop.waiting and table.loop.waiting[0] is table._count_handle:
+        table.loop.run_one()
+    assert counted == [tuple(table._shown_view().events)]  # the new deal's state only, not the ask before it
+    assert (table.heatmap.value, table.bars.value) == full_panel(table)
+
+
+def test_undo_to_a_remembered_state_shows_the_panel_at_once_and_the_waiting_count_counts_nothing(monkeypatch):
+    table = chained(seed=7, knowledge=True)
+    while table.loop.run_one():
+        pass
+    panel = (table.heatmap.value, table.bars.value)
+    counted = counting_posterior(monkeypatch)
+    a_learner_ask(table)
+    assert "Counting…" in table.heatmap.value
+    table.undo_button.click()
+    check(table)
+    assert (table.heatmap.value, table.bars.value) == panel and counted == []  # shown at once, from memory
+    while table.loop.run_one():
+        pass
+    assert (table.heatmap.value, table.bars.value) == panel and counted == []
+
+
+def test_an_error_in_the_scheduled_count_is_the_panels_note(monkeypatch):
+    table = chained(seed=7, opponents=("memory", "random"), knowledge=True, hints=True)
+    while table.loop.run_one():
+        pass
+    counting_posterior(monkeypatch, fail=RuntimeError("out of cards to count"))
+    a_learner_ask(table)
+    table.loop.run_one()
+    note = "could not count this moment: RuntimeError: out of cards to count"
+    assert note in table.heatmap.value and 'class="gf-note"' in table.heatmap.value and table.bars.value == ""
+    assert "Traceback" not in table.heatmap.value + table.hint.value and table.message.value == ""
+    rng = np.random.default_rng(1)
+    for _ in range(6):  # the game goes on; each count fails the same way, in the panel only
+        if not table.loop.run_one():
+            act(table, rng)
+        check(table)
+        assert "Counting…" in table.heatmap.value or note in table.heatmap.value
+
+
+def test_without_a_loop_the_panel_is_counted_within_the_click():
+    table = Table("pond", opponents=["memory", "random", "greedy"], seed=7, knowledge=True, hints=True)
+    rng = np.random.default_rng(3)
+    for _ in range(12):
+        act(table, rng)
+        assert "Counting…" not in table.heatmap.value + table.hint.value and not table.panel_counting
+        assert (table.heatmap.value, table.bars.value) == full_panel(table)
+
+
+def test_in_a_kernel_each_bot_ask_leaves_the_panels_count_to_an_event_of_its_own(monkeypatch):
+    """On the kernel's own loop: after a click in the page every bot ask of the chain draws the table and
+    schedules the panel's count, even once the kernel has handled something else (a cell) since the click."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from gofish_teach.widgets import table as table_module
+
+    table = Table("pond", opponents=["memory", "random", "greedy"], seed=7, knowledge=True)
+    table.bot_pause = 0.001
+    in_the_page = [False]
+    monkeypatch.setattr(table_module, "_clicked_in_the_page", lambda: in_the_page[0])
+    counted_at, count = [], table._count
+    monkeypatch.setattr(table, "_count", lambda: (counted_at.append(table.match.game.n_asks), count()))
+
+    async def a_turn_from_the_page():
+        in_the_page[0] = True
+        rng = np.random.default_rng(2)
+        while table.waiting_for_you is not None:
+            act(table, rng)
+            await asyncio.sleep(0.001)
+        in_the_page[0] = False  # a cell ran since: the kernel's last message is no longer the click
+        asks = table.match.game.n_asks
+        while table.bots_playing or table.panel_counting:
+            await asyncio.sleep(0.001)
+        return asks
+
+    with ThreadPoolExecutor(1) as thread:
+        asks = thread.submit(asyncio.run, a_turn_from_the_page()).result(timeout=120)
+    check(table)
+    assert table.match.game.n_asks > asks and set(range(asks, table.match.game.n_asks + 1)) <= set(counted_at)
+    assert (table.heatmap.value, table.bars.value) == full_panel(table)

@@ -3,12 +3,16 @@
 Whole games are played through the table's controls (no browser: the time is the kernel's
 share, which is what a slow computation would add to every click). The bots play as in a
 kernel after a click in the page: one ask per event, each scheduled on a loop (here a
-:class:`HandLoop`, run by hand) and timed on its own, its drawing of the table included; or,
-with ``one_by_one=False``, as before, all at once within your click, whose time includes theirs.
+:class:`HandLoop`, run by hand) and timed on its own, its drawing of the table included; and
+the knowledge panel's count, when the panel is open, is an event of its own after each action
+that changed the game ("knowledge panel"). With ``one_by_one=False``, as before, the bots play
+all at once within your click, whose time includes theirs and the panel's.
 
 >>> times = learner_actions(games=1, seed=3, opponents=("random",), max_actions=6)
 >>> sorted(times)
 ['ask', 'draw', 'one bot ask (random)', 'pick a rank']
+>>> sorted(learner_actions(games=1, seed=3, opponents=("random",), knowledge=True, max_actions=12))
+['ask', 'draw', 'knowledge panel', 'one bot ask (random)', 'pick a rank']
 """
 from __future__ import annotations
 
@@ -16,49 +20,57 @@ import time
 
 import numpy as np
 
-#: The actions timed, in the order a report lists them (one bot ask is timed by the bot's strategy).
-ACTIONS = ("pick a rank", "ask", "draw", "one bot ask")
+#: The actions timed, in the order a report lists them (one bot ask is timed by the bot's strategy;
+#: the knowledge panel's count, an event of its own, only with the panel open).
+ACTIONS = ("pick a rank", "ask", "draw", "one bot ask", "knowledge panel")
 
 
 class HandLoop:
-    """Stands for the kernel's event loop: ``call_later`` keeps each callback (the bots' next ask)
-    until :meth:`run_one` runs it, so that each can be run, and timed, on its own.
+    """Stands for the kernel's event loop: ``call_later`` keeps each callback (the bots' next ask, the
+    panel's count) until :meth:`run_one` runs it, so that each can be run, and timed, on its own. As
+    in a real loop the first due runs first (the same time: the first scheduled); the loop's clock
+    (:attr:`time`, seconds) moves on to each callback's time as it runs, without waiting.
 
     >>> loop = HandLoop()
-    >>> handle = loop.call_later(0.5, lambda: print("ask"))
-    >>> loop.waiting == [handle], loop.run_one(), loop.run_one()
+    >>> ask = loop.call_later(0.5, lambda: print("ask"))
+    >>> count = loop.call_later(0, lambda: print("count"))
+    >>> loop.waiting == [count, ask], loop.run_one(), loop.run_one(), loop.run_one(), loop.time
+    count
     ask
-    (True, True, False)
+    (True, True, True, False, 0.5)
     """
 
     class Handle:
-        def __init__(self, delay: float, callback):
-            self.delay, self.callback, self.cancelled = delay, callback, False
+        def __init__(self, when: float, delay: float, callback):
+            self.when, self.delay, self.callback, self.cancelled = when, delay, callback, False
 
         def cancel(self) -> None:
             self.cancelled = True
 
     def __init__(self):
         self.queue: list[HandLoop.Handle] = []
+        self.time = 0.0
 
     def call_later(self, delay: float, callback) -> Handle:
-        handle = HandLoop.Handle(delay, callback)
+        handle = HandLoop.Handle(self.time + delay, delay, callback)
         self.queue.append(handle)
         return handle
 
     @property
     def waiting(self) -> list[Handle]:
         """The callbacks still to run (not cancelled), first due first."""
-        return [h for h in self.queue if not h.cancelled]
+        return sorted((h for h in self.queue if not h.cancelled), key=lambda h: h.when)  # stable: ties in order
 
     def run_one(self) -> bool:
-        """Run the next callback not cancelled; ``False`` when none is left."""
-        while self.queue:
-            handle = self.queue.pop(0)
-            if not handle.cancelled:
-                handle.callback()
-                return True
-        return False
+        """Run the next callback due (not cancelled); ``False`` when none is left."""
+        waiting = self.waiting
+        self.queue = waiting[1:]
+        if not waiting:
+            return False
+        handle = waiting[0]
+        self.time = max(self.time, handle.when)
+        handle.callback()
+        return True
 
 
 def learner_actions(games: int = 3, seed: int = 0, rules="pond", opponents=("memory", "random", "greedy"),
@@ -70,7 +82,7 @@ def learner_actions(games: int = 3, seed: int = 0, rules="pond", opponents=("mem
     ``clock``: wall clock by default; ``time.process_time`` leaves out the wait for a busy machine's cores."""
     from .table import Table
 
-    times: dict[str, list[float]] = {action: [] for action in ACTIONS if action != "one bot ask"}
+    times: dict[str, list[float]] = {action: [] for action in ACTIONS if action not in ("one bot ask", "knowledge panel")}
 
     def timed(action, click):
         start = clock()
@@ -86,7 +98,10 @@ def learner_actions(games: int = 3, seed: int = 0, rules="pond", opponents=("mem
         for _ in range(max_actions):
             waiting = table.waiting_for_you
             if loop is not None and loop.waiting:
-                timed(f"one bot ask ({table.match.strategy_of(table.match.bot_to_move)})", loop.run_one)
+                if loop.waiting[0] is table._count_handle:
+                    timed("knowledge panel", loop.run_one)
+                else:
+                    timed(f"one bot ask ({table.match.strategy_of(table.match.bot_to_move)})", loop.run_one)
             elif waiting == "draw":
                 timed("draw", table.ocean.click)
             elif waiting == "ask":
@@ -98,8 +113,8 @@ def learner_actions(games: int = 3, seed: int = 0, rules="pond", opponents=("mem
                 timed("ask", table.ask_buttons[targets[int(rng.integers(len(targets)))]].click)
             else:
                 break
-            if table.message.value:
-                raise RuntimeError(f"the table reported a problem: {table.message.value}")
+            if table.message.value or "could not count" in table.heatmap.value:
+                raise RuntimeError(f"the table reported a problem: {table.message.value or table.heatmap.value}")
     return times
 
 
@@ -174,7 +189,7 @@ def worst(times: dict[str, list[float]]) -> str:
 
 def bench_table(quick: bool) -> list[str]:
     """`make bench` section: median and worst kernel CPU time of each action at the table, panel off and on,
-    the bots all at once (before) and one ask per event (now); then the explorer's and the lab's controls
+    the bots all at once (before) and one ask per event, the panel's count an event of its own (now); then the explorer's and the lab's controls
     at 4 players (aim: 300 ms each), wall clock: on a busy machine they include the wait for a core."""
     lines = _bench_table(quick)
     lines.append("The explorer at 4 players: kernel time of each control change (aim: 300 ms)")
@@ -197,7 +212,8 @@ def _bench_table(quick: bool) -> list[str]:
     lines = [f"The table, pond, 4 players (you, {', '.join(opponents)}), {games} game(s) played through the controls: "
              "kernel CPU time of each action (aims: 100 ms with the knowledge panel off, 300 ms on)"]
     order = {action: k for k, action in enumerate(ACTIONS)}
-    modes = {False: "bots all at once in your click (before)", True: "bots one ask per event (now)"}
+    modes = {False: "bots and panel all at once in your click (before)",
+             True: "bots one ask per event, the panel's count its own (now)"}
     for knowledge in (False, True):
         aim, panel = 300 if knowledge else 100, "on " if knowledge else "off"
         times: dict[bool, dict[str, list[float]]] = {False: {}, True: {}}

@@ -26,7 +26,10 @@ advance one bot ask per click). ``Undo`` takes back your last ask; ``New game`` 
 the seed is shown so a class can replay the same deal. The knowledge panel (``knowledge=True`` or its toggle)
 shows, from your view only and exactly, P(each opponent holds at least one of each rank) and
 the ocean's top card, with the stated-facts answer beside it on demand; ``Hint`` shows what
-the ``memory`` and ``greedy`` strategies would ask and why.
+the ``memory`` and ``greedy`` strategies would ask and why. After a click in the page the panel's
+exact count is an event of its own: the table is drawn at once with a "Counting…" note in the
+panel, which fills in when the count has run (before the next bot ask); a state shown before
+(``Undo``) is remembered and shown at once.
 
 Only legal choices can be clicked; anything that still goes wrong is a short message in the
 table, never a traceback, and the game is unchanged.
@@ -63,6 +66,13 @@ SEAT_NAMES = {
     5: ("West", "Northwest", "Northeast", "East"),
     6: ("West", "Northwest", "North", "Northeast", "East"),
 }
+
+
+#: What the knowledge panel and the hint show while their count waits for its own event.
+COUNTING = ('<div class="gf-heatmap"><h4>Who holds what? P(holds at least one), from your view</h4>'
+            '<div class="gf-note gf-counting">Counting… the exact chances for this moment of the game appear here shortly.</div></div>')
+COUNTING_HINT = ('<div class="gf-hintbox"><h4>Hint: what would a bot ask?</h4>'
+                 '<div class="gf-note gf-counting">Counting… the hint follows the knowledge panel\'s count.</div></div>')
 
 
 class _Before:
@@ -196,7 +206,8 @@ class Table(Placeheld, widgets.VBox):
         facts_toggle, hint_toggle, new_button, seed_box, deal_button: the other controls.
         log_lines: the log as plain text, oldest first.
         bot_pause, loop: how the bots play after a click in the page (see below); ``bots_playing``
-            is true while their next ask is scheduled.
+            is true while their next ask is scheduled. On the same loop the knowledge panel's count
+            is an event of its own; ``panel_counting`` is true while it is scheduled.
     """
 
     _what = "The Go Fish table"
@@ -204,9 +215,10 @@ class Table(Placeheld, widgets.VBox):
     #: Seconds between the bots' asks when they play one ask per event, time to read each in the log.
     #: ``None``: the bots play all their asks at once, within the click.
     bot_pause: float | None = 0.45
-    #: The event loop the bots play on, one ask per event: ``None`` for the kernel's own, after a click
-    #: in the page. Code in a cell, plain Python and tests play them at once, so the next line sees
-    #: your turn; a loop set here (any object with ``call_later``) is used for every action.
+    #: The event loop the bots play on, one ask per event, and the knowledge panel counts on, an event
+    #: of its own: ``None`` for the kernel's own, after a click in the page. Code in a cell, plain
+    #: Python and tests play the bots and count the panel at once, so the next line sees your turn
+    #: and the filled panel; a loop set here (any object with ``call_later``) is used for every action.
     loop = None
 
     def __init__(self, rules="pond", opponents: Sequence = ("memory", "random", "greedy"), seed=None, *,
@@ -240,6 +252,8 @@ class Table(Placeheld, widgets.VBox):
         self._chain_handle = None   # the bots' next ask, scheduled on _chain_loop
         self._chain_loop = None
         self._chain_asks = 0
+        self._count_handle = None   # the panel's count, scheduled on a loop after a click in the page (see _render_knowledge)
+        self._running_on = None     # the chain's loop while one of its bot asks runs (see _event_loop)
         self._beliefs: OrderedDict = OrderedDict()  # the panel's answers by state shown (see _remembered)
         self._facts: OrderedDict = OrderedDict()
         self.log_lines: list[str] = []
@@ -529,8 +543,14 @@ class Table(Placeheld, widgets.VBox):
         """The loop to play the bots on, one ask per event; ``None``: they play at once (see :attr:`loop`)."""
         if self.bot_pause is None:
             return None
+        return self._event_loop()
+
+    def _event_loop(self):
+        """:attr:`loop`, or the kernel's own while it handles a click in the page; else ``None``."""
         if self.loop is not None:
             return self.loop
+        if self._running_on is not None:  # a bot ask of the chain: on its loop, whatever the kernel handles now
+            return self._running_on
         if not _clicked_in_the_page():
             return None
         try:
@@ -567,8 +587,15 @@ class Table(Placeheld, widgets.VBox):
             if self._busy:  # never in one thread; should it happen, the ask waits its turn
                 self._schedule_bot()
                 return
+            if self._count_handle is not None:  # the panel's count for the table shown comes first (it then
+                self._schedule_bot()             # schedules this ask again, a pause after the filled panel)
+                return
             self._chain_handle = None
-            ask()
+            self._running_on = self._chain_loop
+            try:
+                ask()
+            finally:
+                self._running_on = None
 
         self._chain_handle = self._chain_loop.call_later(self.bot_pause or 0, later)
 
@@ -581,10 +608,51 @@ class Table(Placeheld, widgets.VBox):
         if self.match.bot_to_move is not None:
             self._schedule_bot()
 
+    # ------------------------------------------------------------------ the panel's count
+    @property
+    def panel_counting(self) -> bool:
+        """True while the knowledge panel shows "Counting…" and its count is scheduled, an event of its own."""
+        return self._count_handle is not None
+
+    def _schedule_count(self, loop) -> None:
+        """The panel's count as the next event on ``loop``. When it runs it counts the state the table then
+        shows (the game may have moved on since), so one scheduled count is enough."""
+        if self._count_handle is not None:
+            return
+
+        def later():
+            self._count_handle = None
+            if self._busy:  # never in one thread; should it happen, the count waits its turn
+                self._schedule_count(loop)
+                return
+            self._count()
+
+        self._count_handle = loop.call_later(0, later)
+
+    def _count(self) -> None:
+        """The panel's event: count and fill in the heatmap, the bars and the hint; a failure is the panel's note."""
+        self._busy = True
+        try:
+            with one_blas_thread():
+                self._render_knowledge(self._shown_view(), self._my_turn(), count=True)
+        except Exception as e:  # never a traceback in the panel
+            note = f'<div class="gf-note">The knowledge panel could not count this moment: {escape(f"{type(e).__name__}: {e}", quote=False)}</div>'
+            self.heatmap.value, self.bars.value = note, ""
+            self.hint.value = note
+        finally:
+            self._busy = False
+        if self._chain_handle is not None:  # the bots' next ask: a pause after the filled panel, time to read both
+            self._chain_handle.cancel()
+            self._schedule_bot()
+
     # ------------------------------------------------------------------ reading the state
     def _shown_view(self):
         """What the table shows: your view, or just before the draw while the ocean waits for your click."""
         return self._pending if self._pending is not None else self.match.game.view(self.me)
+
+    def _my_turn(self) -> bool:
+        """True when you are to ask (not to draw, not a bot's turn, not over)."""
+        return self._pending is None and self.match.waiting_for(self.me)
 
     @property
     def waiting_for_you(self) -> str | None:
@@ -599,7 +667,7 @@ class Table(Placeheld, widgets.VBox):
         view = self._shown_view()
         names = game.names
         over = game.is_over and self._pending is None
-        my_turn = self._pending is None and match.waiting_for(me)
+        my_turn = self._my_turn()
         legal = view.legal_asks() if my_turn else []
         askable = {a[1] for a in legal}
         if self._rank not in askable:
@@ -743,14 +811,27 @@ class Table(Placeheld, widgets.VBox):
                        f'{who}</td><td>{c}</td></tr>' for who, c in rows)
         return f'<div class="gf-score"><table><tr><th>{"Teams" if self.match.rules.teams else "Score"}</th><th>books</th></tr>{body}</table></div>'
 
-    def _render_knowledge(self, view, my_turn: bool) -> None:
+    def _render_knowledge(self, view, my_turn: bool, count: bool = False) -> None:
+        """The knowledge panel and the hint for ``view``. On a loop (after a click in the page) a count not
+        remembered is not made here: the panel says "Counting…" and the count is scheduled, an event of its
+        own (:meth:`_count`, which passes ``count=True``); without a loop it is made here, within the drawing."""
         show, hints = self.knowledge_toggle.value, self.hint_toggle.value
         self.knowledge_box.layout.display = "" if show else "none"
         self.hint_box.layout.display = "" if hints else "none"
         if not show and not hints:
             return
         names = self.match.game.names
-        belief, problem = self._belief_for(view) if (show or (hints and my_turn)) else (None, None)
+        needs_belief = show or (hints and my_turn)
+        if not count and self._counts_to_make(needs_belief, show and self.facts_toggle.value):
+            loop = self._event_loop()
+            if loop is not None:
+                if show:
+                    self.heatmap.value, self.bars.value = COUNTING, ""
+                if hints:
+                    self.hint.value = (COUNTING_HINT if my_turn else self._hint_not_now())
+                self._schedule_count(loop)
+                return
+        belief, problem = self._belief_for(view) if needs_belief else (None, None)
         if show:
             if belief is None:
                 self.heatmap.value = f'<div class="gf-note">{problem}</div>'
@@ -762,13 +843,21 @@ class Table(Placeheld, widgets.VBox):
                 self.bars.value = _knowledge.top_bars(belief, view, asked)
         if hints:
             if not my_turn:
-                when = "The game is over." if self.match.game.is_over else "Hints appear when it is your turn to ask."
-                self.hint.value = f'<div class="gf-hintbox"><h4>Hint</h4>{when}</div>'
+                self.hint.value = self._hint_not_now()
             else:
                 try:
                     self.hint.value = _knowledge.hint(view, names, belief)
                 except Exception as e:
                     self.hint.value = f'<div class="gf-note">No hint here: {type(e).__name__}: {e}</div>'
+
+    def _hint_not_now(self) -> str:
+        when = "The game is over." if self.match.game.is_over else "Hints appear when it is your turn to ask."
+        return f'<div class="gf-hintbox"><h4>Hint</h4>{when}</div>'
+
+    def _counts_to_make(self, belief: bool, facts: bool) -> bool:
+        """True when the state shown needs a count (the posterior, the stated facts) not remembered."""
+        key = self._key()
+        return (belief and key not in self._beliefs) or (facts and key not in self._facts)
 
     def _key(self) -> tuple:
         """The state the table shows: the deal, every ask since, and whether the ocean waits for your
