@@ -423,8 +423,8 @@ PANEL_CELL = ("from gofish_teach.widgets import Table\n"
 
 @pytest.mark.slow
 def test_after_a_click_the_knowledge_panel_says_counting_then_fills_in(page, lab, kit):
-    """The table is drawn at once after your ask, the panel with a "Counting…" note; its exact count,
-    an event of its own, then fills in the heatmap and the bars."""
+    """The table is drawn at once after your ask, the panel with a "Counting…" note over the chances it
+    showed, dimmed; its exact count, an event of its own, then fills in the heatmap and the bars."""
     open_notebook(page, lab, scratch(kit, "panel.ipynb", PANEL_CELL))
     run_all(page)
     no_traceback(page)
@@ -436,7 +436,9 @@ def test_after_a_click_the_knowledge_panel_says_counting_then_fills_in(page, lab
         const box = document.querySelector('.gf-table .gf-heatmapbox');
         window.gfPanel = [];
         const look = () => {
-            const now = box.querySelector('.gf-counting') ? 'counting' : box.querySelector('.gf-heat') ? 'heatmap' : 'other';
+            const now = box.querySelector('.gf-counting')
+                ? (box.querySelector('.gf-stale .gf-heat') ? 'counting over the old chances' : 'counting')
+                : box.querySelector('.gf-heat') ? 'heatmap' : 'other';
             if (window.gfPanel[window.gfPanel.length - 1] !== now) window.gfPanel.push(now);
         };
         new MutationObserver(look).observe(box, {childList: true, subtree: true, characterData: true});
@@ -449,7 +451,8 @@ def test_after_a_click_the_knowledge_panel_says_counting_then_fills_in(page, lab
     page.wait_for_function(f"() => !({PANEL_COUNTING})() && document.querySelector('.gf-table .gf-heat')")
     wait_idle(page, 60)
     seen = page.evaluate("() => window.gfPanel")
-    assert seen == ["counting", "heatmap"], seen  # the note first, then the count filled in
+    # the note over the chances before the ask (dimmed: the panel keeps its size), then the count filled in
+    assert seen == ["counting over the old chances", "heatmap"], seen
     assert table.locator(".gf-heatmapbox").inner_html() != heat  # the count for the state after the ask
     assert table.locator(".gf-bars .gf-bar").count() == 13 and "gf-asked" in table.locator(".gf-bars").inner_html()
     assert not table.locator(".gf-oops").count() and "could not count" not in table.inner_text()

@@ -16,6 +16,7 @@ from gofish_teach.widgets import _knowledge
 from gofish_teach.widgets._bench import HandLoop
 from gofish_teach.widgets._knowledge import greedy_ranking
 from gofish_teach.widgets._words import say
+from gofish_teach.widgets.table import _while_counting
 
 
 def enabled(buttons):
@@ -556,10 +557,12 @@ def test_after_a_click_the_table_is_drawn_at_once_and_the_panel_counts_in_the_ne
     counted = counting_posterior(monkeypatch)
     rng = np.random.default_rng(0)
     while not table.bots_playing:  # your asks and draws, each an event that changes the game
+        before = (table.heatmap.value, table.bars.value)
         act(table, rng)
         check(table)
-        assert counted == [] and table.panel_counting  # drawn without the count ...
-        assert "Counting…" in table.heatmap.value and table.bars.value == "" and "Traceback" not in table.heatmap.value
+        assert counted == [] and table.panel_counting  # drawn without the count, the chances before it dimmed ...
+        assert (table.heatmap.value, table.bars.value) == _while_counting(*before) != before
+        assert "Counting…" in table.heatmap.value and "Traceback" not in table.heatmap.value
         assert ("Counting…" in table.hint.value) == (table.waiting_for_you == "ask")  # the hint waits for it too
         assert table.loop.waiting[0] is table._count_handle  # ... which is the next event, before any bot ask
         table.loop.run_one()

@@ -93,6 +93,10 @@ STYLE = """<style>
 .gf-bar.gf-asked .gf-fill { background: #f5a623; }
 .gf-bar .gf-rk { font-size: 12px; font-weight: 700; }
 .gf-note { font-size: 12px; color: #555; margin-top: 3px; }
+.gf-stale-box { position: relative; }
+.gf-stale-box > .gf-counting { position: absolute; top: 0; left: 0; right: 0; z-index: 1; margin: 0; padding: 3px 4px;
+  background: rgba(255,255,255,.9); color: #333; }
+.gf-stale { opacity: .4; }
 .gf-hint td { padding: 0 6px; font-size: 13px; line-height: 1.3; }
 .gf-pulse button, button.gf-pulse { animation: gf-pulse 1.1s ease-in-out infinite; }
 @keyframes gf-pulse { 0%, 100% { box-shadow: 0 0 0 0 rgba(255,213,79,.9); } 50% { box-shadow: 0 0 0 10px rgba(255,213,79,0); } }

@@ -27,9 +27,9 @@ the seed is shown so a class can replay the same deal. The knowledge panel (``kn
 shows, from your view only and exactly, P(each opponent holds at least one of each rank) and
 the ocean's top card, with the stated-facts answer beside it on demand; ``Hint`` shows what
 the ``memory`` and ``greedy`` strategies would ask and why. After a click in the page the panel's
-exact count is an event of its own: the table is drawn at once with a "Counting…" note in the
-panel, which fills in when the count has run (before the next bot ask); a state shown before
-(``Undo``) is remembered and shown at once.
+exact count is an event of its own: the table is drawn at once, the panel keeping the chances it
+showed, dimmed under a "Counting…" note, until the count has run (before the next bot ask); a
+state shown before (``Undo``) is remembered and shown at once.
 
 Only legal choices can be clicked; anything that still goes wrong is a short message in the
 table, never a traceback, and the game is unchanged.
@@ -69,10 +69,34 @@ SEAT_NAMES = {
 
 
 #: What the knowledge panel and the hint show while their count waits for its own event.
+COUNTING_NOTE = ('<div class="gf-note gf-counting" role="status">Counting… the exact chances after the last move '
+                 'appear here shortly (dimmed: the chances before it).</div>')
 COUNTING = ('<div class="gf-heatmap"><h4>Who holds what? P(holds at least one), from your view</h4>'
             '<div class="gf-note gf-counting">Counting… the exact chances for this moment of the game appear here shortly.</div></div>')
 COUNTING_HINT = ('<div class="gf-hintbox"><h4>Hint: what would a bot ask?</h4>'
                  '<div class="gf-note gf-counting">Counting… the hint follows the knowledge panel\'s count.</div></div>')
+
+
+def _while_counting(heatmap: str, bars: str) -> tuple[str, str]:
+    """The panel while its count waits: the chances shown before, dimmed, under a "Counting…" note laid
+    over their heading, so the panel keeps its size and nothing jumps at each bot ask; the note alone
+    when no chances were shown.
+
+    >>> _while_counting("", "")[0] == COUNTING
+    True
+    >>> heat, bars = _while_counting('<table class="gf-heat"></table>', '<div class="gf-bars-box"></div>')
+    >>> "gf-counting" in heat and 'class="gf-stale"' in heat and bars.startswith('<div class="gf-stale"')
+    True
+    >>> _while_counting(heat, bars) == (heat, bars)   # counting again: dimmed once, not twice
+    True
+    """
+    if 'class="gf-heat"' not in heatmap:
+        return COUNTING, ""
+    if not heatmap.startswith('<div class="gf-stale-box">'):
+        heatmap = f'<div class="gf-stale-box">{COUNTING_NOTE}<div class="gf-stale" aria-hidden="true">{heatmap}</div></div>'
+    if bars and not bars.startswith('<div class="gf-stale"'):
+        bars = f'<div class="gf-stale" aria-hidden="true">{bars}</div>'
+    return heatmap, bars
 
 
 class _Before:
@@ -826,7 +850,7 @@ class Table(Placeheld, widgets.VBox):
             loop = self._event_loop()
             if loop is not None:
                 if show:
-                    self.heatmap.value, self.bars.value = COUNTING, ""
+                    self.heatmap.value, self.bars.value = _while_counting(self.heatmap.value, self.bars.value)
                 if hints:
                     self.hint.value = (COUNTING_HINT if my_turn else self._hint_not_now())
                 self._schedule_count(loop)
