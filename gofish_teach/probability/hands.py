@@ -190,7 +190,7 @@ class Hand:
         codes = (known << (BITS * np.arange(R, dtype=np.int64))).sum(axis=1) if R else np.zeros(len(known), np.int64)
         ids, needs = _first_seen((codes << _LEFT_BITS) | cases.pool_sizes())
         T = np.stack([np.bincount(ids, weights=w, minlength=len(needs)) for w in cases.weights])[:, None] % p[:, None, None]
-        tensors = []
+        tensors, reduced = [], True
         spread = np.arange(_DECK + 1)
         for j in range(R):
             code, left = needs >> _LEFT_BITS, needs & _LEFT_MASK
@@ -213,9 +213,11 @@ class Hand:
             if limit is not None and B.shape[2] > limit:
                 raise OverflowError(f"inner dimension {B.shape[2]} past {limit}")
             tensors.append(B.reshape(P, d, r, B.shape[2]))
+            # B's columns are independent unless a prime found fewer (then zero columns pad it)
+            reduced &= j == R - 1 or B.shape[2] == 0 or bool((B[:, :, -1] != 0).any(axis=1).all())
         tensors[-1] = (tensors[-1] @ T[:, None]) % p[:, None, None, None]  # the one way to end: nothing left
         hand = cls(tensors, cases.primes)
-        hand.compress()
+        hand.compress(left_to_right=not reduced)
         return hand
 
     # ------------------------------------------------------------------ reading
@@ -261,12 +263,17 @@ class Hand:
         p = self._p[:, None, None, None]
         self.tensors = [A % p for A in self.tensors]
 
-    def compress(self) -> None:
-        """Drop linearly dependent inner directions (exactly, mod each prime): left to right, then back."""
+    def compress(self, left_to_right: bool = True) -> None:
+        """Drop linearly dependent inner directions (exactly, mod each prime): left to right, then back.
+
+        ``left_to_right=False`` skips the first pass, for a product whose every place already
+        has independent columns for every prime (as :meth:`from_cases` builds it, mostly):
+        there the pass changes nothing.
+        """
         p3 = self._p[:, None, None]
         t = self.tensors
         R = len(t)
-        for s in range(R - 1):
+        for s in range(R - 1 if left_to_right else 0):
             P, d, Dl, Dr = t[s].shape
             B, T = _column_basis(np.ascontiguousarray(t[s].reshape(P, d * Dl, Dr)), self._p)
             r = B.shape[2]
