@@ -121,8 +121,8 @@ def _first_seen(keys):
 
 @njit(cache=True)
 def _gather(M, T, need, count, to, ways):
-    # M[:, count, :, to] += T[:, :, need] * ways, move after move: the same float operations,
-    # in the same order, as that line run once per move in NumPy (each sum stays exact, below 2**53)
+    # M[:, count, :, to] += T[:, :, need] * ways, move after move: the same float operations, in
+    # the same order, as that line run once per move in NumPy, so the very same sums (no fastmath)
     P, r = T.shape[0], T.shape[1]
     for n in range(len(need)):
         i, x, k, w = need[n], count[n], to[n], ways[n]
