@@ -155,13 +155,56 @@ def test_a_position_too_wide_in_the_usual_order_is_counted_in_the_narrow_one(mon
         pytest.fail("no position in 40 asks where the narrow order joins fewer states")
     exact.forget()
     unlimited = exact.world_counts(story, 13, 4)
+    built = _count_builds(monkeypatch)
     with monkeypatch.context() as m:
+        m.setitem(exact.LIMITS, "joint", wide)  # the usual order just fits: it is the one used
+        exact.forget()
+        counted = exact.world_counts(story, 13, 4)
+        assert (counted.total, counted.seats, counted.ocean) == (unlimited.total, unlimited.seats, unlimited.ocean)
+        assert built == [tuple(usual)] * len(story.seats)
         m.setitem(exact.LIMITS, "joint", narrower)
         exact.forget()
         counted = exact.world_counts(story, 13, 4)
         assert (counted.total, counted.seats, counted.ocean) == (unlimited.total, unlimited.seats, unlimited.ocean)
+        assert built[-len(story.seats):] == [tuple(narrow)] * len(story.seats)  # every narrow hand was built
         m.setattr(exact, "narrow_order", exact.rank_order)
         exact.forget()
-        with pytest.raises(exact.TooBig, match=f"need {wide} states"):
+        with pytest.raises(exact.TooBig, match=r"need (at least )?\d+ states at one rank"):
             exact.world_counts(story, 13, 4)
+    exact.forget()
+
+
+def _count_builds(monkeypatch) -> list:
+    """Record the order of every hand ``Hand.from_cases`` builds from now on (for the test's duration)."""
+    built, build = [], exact.Hand.from_cases.__func__
+
+    def counting(cls, cases, caps, limit=None, order=None):
+        built.append(tuple(order))
+        return build(cls, cases, caps, limit, order)
+    monkeypatch.setattr(exact.Hand, "from_cases", classmethod(counting))
+    return built
+
+
+def test_an_order_too_wide_is_given_up_before_every_hand_is_built(monkeypatch):
+    """Each hand is at least one state wide at every place, so once the hands built so far join
+    more states than LIMITS allows, the order is given up without building the others; what
+    was built is remembered, and with room to spare the counts are still exact."""
+    from gofish_teach.strategies import random as random_ask
+
+    game, rng = Game(Rules.preset("pond"), 5, seed=5), np.random.default_rng(5)
+    for _ in range(12):
+        game.ask(*random_ask(game.view(game.current_player), rng))
+    story = read(game.view(game.current_player))
+    exact.forget()
+    unlimited = exact.world_counts(story, 13, 4)
+    built = _count_builds(monkeypatch)
+    exact.forget()
+    with monkeypatch.context() as m:
+        m.setitem(exact.LIMITS, "joint", 1)
+        with pytest.raises(exact.TooBig, match=r"need at least \d+ states at one rank \(limit 1\)"):
+            exact.world_counts(story, 13, 4)
+    assert len(story.seats) == 4 and 1 <= len(built) == len(set(built)) <= 2  # one hand in each order tried
+    assert len(exact.MEMORY.hands) == len(built)
+    counted = exact.world_counts(story, 13, 4)  # reusing what was remembered
+    assert (counted.total, counted.seats, counted.ocean) == (unlimited.total, unlimited.seats, unlimited.ocean)
     exact.forget()

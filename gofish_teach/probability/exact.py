@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
-from math import lgamma, log, prod
+from math import lgamma, log
 
 import numpy as np
 
@@ -175,11 +175,15 @@ def _follow(ops: list, n_ranks: int, book_size: int, primes=()) -> Cases:
     return state
 
 
+def _hand_key(ops, caps, n_ranks, book_size, primes, order) -> tuple:
+    """Where :data:`MEMORY` keeps a hand's matrix form."""
+    return tuple(ops), caps, n_ranks, book_size, primes, tuple(order)
+
+
 def _as_hand(seat, ops, cases, caps, n_ranks, book_size, primes, order) -> Hand:
     """A hand's ``cases`` (followed through ``ops``) as a matrix product ready to be joined with
     others, its ranks in ``order`` (see :func:`rank_order`)."""
-    order = tuple(order)
-    key = (tuple(ops), caps, n_ranks, book_size, primes, order)
+    key = _hand_key(ops, caps, n_ranks, book_size, primes, order)
     hand = MEMORY.hands.get(key)
     if hand is None:
         if len(cases.keys) > LIMITS["join_cases"]:
@@ -260,29 +264,44 @@ def _world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
     caps = tuple(min(book_size - 1, u) for u in story.unseen)
     followed = [_follow(story.ops[q], n_ranks, book_size, primes) for q in seats]
 
+    # A hand's inner dimensions are at least 1 (0 only where no deal fits its history; a hand
+    # left without a case is built first), so the product over the hands built so far bounds
+    # the joined states from below: an order is given up as soon as that passes the limit,
+    # without building the other hands. Remembered hands cost nothing and come first, then
+    # those with the most cases.
+    def remembered(q, order):
+        return _hand_key(story.ops[q], caps, n_ranks, book_size, primes, order) in MEMORY.hands.keys()
+
     def joined(order):
-        """The hands with their ranks in ``order`` and the joined states at the widest place
-        between two ranks; or the :class:`TooBig` a hand raised, and None."""
-        try:
-            hands = [_as_hand(q, story.ops[q], cases, caps, n_ranks, book_size, primes, order)
-                     for q, cases in zip(seats, followed)]
-        except TooBig as why:
-            return why, None
-        return hands, max((prod(hand.dims()[r] for hand in hands) for r in range(n_ranks - 1)), default=1)
+        """The hands (in seat order) with their ranks in ``order``, and None; or None and the
+        :class:`TooBig` that says why they do not fit."""
+        for q, cases in zip(seats, followed):
+            if len(cases.keys) > LIMITS["join_cases"]:
+                return None, TooBig(f"seat {q} has {len(cases.keys)} cases, more than {LIMITS['join_cases']} to join")
+        hands, widest = {}, [1] * (n_ranks - 1)
+        for q, cases in sorted(zip(seats, followed),
+                               key=lambda qc: (len(qc[1].keys) > 0, not remembered(qc[0], order), -len(qc[1].keys))):
+            try:
+                hands[q] = _as_hand(q, story.ops[q], cases, caps, n_ranks, book_size, primes, order)
+            except TooBig as why:
+                return None, why
+            widest = [w * d for w, d in zip(widest, hands[q].dims())]
+            if max(widest, default=1) > LIMITS["joint"]:
+                more = "at least " if len(hands) < len(seats) else ""
+                return None, TooBig(f"the hands together need {more}{max(widest)} states at one rank "
+                                    f"(limit {LIMITS['joint']})")
+        return [hands[q] for q in seats], None
 
     order = rank_order(followed)
-    hands, joint = joined(order)
-    if joint is None or joint > LIMITS["joint"]:
+    hands, why = joined(order)
+    if hands is None:
         # too wide for the exact path: a second order may fit, which beats sampling
         other = narrow_order(followed)
         if other != order:
-            hands2, joint2 = joined(other)
-            if joint2 is not None and (joint is None or joint2 < joint):
-                order, hands, joint = other, hands2, joint2
-    if joint is None:
-        raise hands
-    if joint > LIMITS["joint"]:
-        raise TooBig(f"the hands together need {joint} states at one rank (limit {LIMITS['joint']})")
+            order = other
+            hands, why = joined(other)
+        if hands is None:
+            raise why
     # the sweep sees the ranks in ``order``: place j is rank order[j]
     place = {r: j for j, r in enumerate(order)}
     same = exchangeable(story)

@@ -39,8 +39,10 @@ from numba import njit
 
 from ..cards import SUITS
 from .modular import crt
+from .pools import _COMB as _WAYS, BITS, FIELD as _FIELD, M_MASK as _LEFT_MASK
 
 _DECK = len(SUITS)  # cards of each rank
+_LEFT_BITS = _LEFT_MASK.bit_length()  # a need's pooled cards left, below its known counts
 
 
 @njit(cache=True)
@@ -107,6 +109,28 @@ def _column_basis(M, primes):
     return B, T
 
 
+def _first_seen(keys):
+    """Number the different ``keys`` in the order they first appear: each key's number, and
+    the different keys in that order."""
+    different, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    by_first = np.argsort(first)
+    number = np.empty(len(different), np.int64)
+    number[by_first] = np.arange(len(different))
+    return number[inverse.ravel()], different[by_first]
+
+
+@njit(cache=True)
+def _gather(M, T, need, count, to, ways):
+    # M[:, count, :, to] += T[:, :, need] * ways, move after move: the same float operations, in
+    # the same order, as that line run once per move in NumPy, so the very same sums (no fastmath)
+    P, r = T.shape[0], T.shape[1]
+    for n in range(len(need)):
+        i, x, k, w = need[n], count[n], to[n], ways[n]
+        for q in range(P):
+            for a in range(r):
+                M[q, x, a, k] += T[q, a, i] * w
+
+
 class Hand:
     """A seat's hidden hand: ``G(x)`` as a product of per-rank matrices, mod several primes.
 
@@ -158,40 +182,42 @@ class Hand:
         P, R = len(cases.primes), cases.R
         order = list(range(R)) if order is None else list(order)
         p = np.array(cases.primes, dtype=np.float64)
-        known, m = cases.known_counts()[:, order].tolist(), cases.pool_sizes().tolist()
         pooled = [bool(cases.pool_mask >> s & 1) for s in order]
         caps = [caps[s] for s in order]
-        index = {}
-        for c, (k, size) in enumerate(zip(known, m)):
-            index.setdefault((tuple(k), size), []).append(c)
-        needs = list(index)  # signatures before rank 0
-        T = np.zeros((P, 1, len(needs)))
-        for i, sig in enumerate(needs):
-            T[:, 0, i] = cases.weights[:, index[sig]].sum(axis=1) % p
-        tensors = []
+        # A need (what a case still needs from the places to come) is one int64: its known
+        # counts, place j at bits BITS*j (placed ones cleared), then the pooled cards left.
+        known = cases.known_counts()[:, order]
+        codes = (known << (BITS * np.arange(R, dtype=np.int64))).sum(axis=1) if R else np.zeros(len(known), np.int64)
+        ids, needs = _first_seen((codes << _LEFT_BITS) | cases.pool_sizes())
+        T = np.stack([np.bincount(ids, weights=w, minlength=len(needs)) for w in cases.weights])[:, None] % p[:, None, None]
+        tensors, reduced = [], True
+        spread = np.arange(_DECK + 1)
         for j in range(R):
-            nxt, moves = {}, []
-            for i, (tail, left) in enumerate(needs):
-                for y in range(min(left, _DECK) + 1 if pooled[j] else 1):
-                    x = tail[0] + y
-                    if x > caps[j] or (j == R - 1 and left - y):
-                        continue
-                    sig = (tail[1:], left - y)
-                    moves.append((i, x, nxt.setdefault(sig, len(nxt)), comb(left, y)))
-            d = max((x for _, x, _, _ in moves), default=0) + 1
-            M = np.zeros((P, d, T.shape[1], len(nxt)))
-            for i, x, k, w in moves:
-                M[:, x, :, k] += T[:, :, i] * w
+            code, left = needs >> _LEFT_BITS, needs & _LEFT_MASK
+            shift = BITS * j
+            x = ((code >> shift) & _FIELD)[:, None] + spread  # the count at place j, y pooled cards more
+            y = np.broadcast_to(spread, x.shape)
+            ok = (y <= np.minimum(left, _DECK)[:, None]) if pooled[j] else (y == 0)
+            ok &= x <= caps[j]
+            if j == R - 1:
+                ok &= y == left[:, None]  # the one way to end: no pooled card left
+            i, y = np.nonzero(ok)  # need by need, y rising: the order the moves were always taken in
+            k, needs = _first_seen(((code[i] & ~(_FIELD << shift)) << _LEFT_BITS) | (left[i] - y))
+            x = x[i, y]
+            d = int(x.max()) + 1 if len(x) else 1
+            M = np.zeros((P, d, T.shape[1], len(needs)))
+            _gather(M, T, i, x, k, _WAYS[left[i], y])
             M %= p[:, None, None, None]
             r = T.shape[1]
-            B, T = _column_basis(np.ascontiguousarray(M.reshape(P, d * r, len(nxt))), p)
+            B, T = _column_basis(np.ascontiguousarray(M.reshape(P, d * r, len(needs))), p)
             if limit is not None and B.shape[2] > limit:
                 raise OverflowError(f"inner dimension {B.shape[2]} past {limit}")
             tensors.append(B.reshape(P, d, r, B.shape[2]))
-            needs = list(nxt)
+            # B's columns are independent unless a prime found fewer (then zero columns pad it)
+            reduced &= j == R - 1 or B.shape[2] == 0 or bool((B[:, :, -1] != 0).any(axis=1).all())
         tensors[-1] = (tensors[-1] @ T[:, None]) % p[:, None, None, None]  # the one way to end: nothing left
         hand = cls(tensors, cases.primes)
-        hand.compress()
+        hand.compress(left_to_right=not reduced)
         return hand
 
     # ------------------------------------------------------------------ reading
@@ -237,12 +263,17 @@ class Hand:
         p = self._p[:, None, None, None]
         self.tensors = [A % p for A in self.tensors]
 
-    def compress(self) -> None:
-        """Drop linearly dependent inner directions (exactly, mod each prime): left to right, then back."""
+    def compress(self, left_to_right: bool = True) -> None:
+        """Drop linearly dependent inner directions (exactly, mod each prime): left to right, then back.
+
+        ``left_to_right=False`` skips the first pass, for a product whose every place already
+        has independent columns for every prime (as :meth:`from_cases` builds it, mostly):
+        there the pass changes nothing.
+        """
         p3 = self._p[:, None, None]
         t = self.tensors
         R = len(t)
-        for s in range(R - 1):
+        for s in range(R - 1 if left_to_right else 0):
             P, d, Dl, Dr = t[s].shape
             B, T = _column_basis(np.ascontiguousarray(t[s].reshape(P, d * Dl, Dr)), self._p)
             r = B.shape[2]
