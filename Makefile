@@ -7,12 +7,12 @@ STAMP := $(VENV)/.installed
 .PHONY: lab test bench notebooks handouts play clean
 
 # Reinstall only when the package metadata changes, so a second run is quiet. Then numba compiles
-# the probability sampler (about 20 s, kept on disk), so that no lesson waits for it.
+# the exact count's and the sampler's loops (about half a minute, kept on disk), so no lesson waits.
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@$(BIN)/python -m pip install --quiet --upgrade pip
 	@$(BIN)/python -m pip install --quiet -e '.[test]'
-	@$(BIN)/python -c 'from gofish_teach.probability.montecarlo import warm; warm()'
+	@$(BIN)/python -c 'from gofish_teach.probability import warm; warm()'
 	@touch $(STAMP)
 
 # JupyterLab's settings for this kit, kept in the venv (never in your home directory): no

@@ -160,12 +160,18 @@ def table_times(name: str, n: int, games: int, cold_every: int = 0, workers: int
     >>> exact_points == len(warm) and len(cold) == (len(warm) + 4) // 5
     True
     """
+    from .probability import warm
+
+    # Each process compiles, or loads from numba's cache, the compiled loops before anything is
+    # timed: otherwise the first answer that needs them would carry seconds (20 s in a new checkout).
     if workers <= 1:
+        warm()
         parts = [_game_table_times(name, n, seed, cold_every) for seed in range(games)]
     else:
+        warm()  # once here first, so the workers load the compiled code from disk rather than all compile it
         # "spawn": a fresh interpreter per worker, never a fork of this one's BLAS and numba threads
         context = multiprocessing.get_context("spawn")
-        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
+        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=warm) as pool:
             parts = list(pool.map(_game_table_times, [name] * games, [n] * games, range(games),
                                   [cold_every] * games))
     warm = [t for part in parts for t in part[0]]

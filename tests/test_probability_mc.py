@@ -123,6 +123,21 @@ def test_the_hand_sampler_gives_the_same_answer_for_the_same_seed():
     assert (first.seats, first.ocean) != (other.seats, other.ocean)
 
 
+def test_warm_compiles_the_exact_counts_loops_and_the_samplers():
+    """`make` calls probability.warm() after installing. In a fresh process (here nothing else has
+    compiled them), every compiled loop an answer runs is compiled by it alone."""
+    import subprocess
+    import sys
+
+    code = ("from gofish_teach.probability import warm, hands, modular, montecarlo\n"
+            "warm()\n"
+            "loops = [hands._column_basis, hands._gather, modular._reduce_flat, montecarlo._start, montecarlo._sweeps]\n"
+            "print(' '.join(loop.__name__ for loop in loops if not loop.signatures))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "", f"not compiled by warm(): {done.stdout}"
+
+
 def test_warm_compiles_every_loop_the_sampler_runs():
     """`make` calls warm() after installing, so that no learner's first sampled answer waits ~20 s."""
     from gofish_teach.probability import montecarlo

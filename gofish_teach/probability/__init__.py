@@ -35,7 +35,7 @@ from .facts import Facts
 from .history import NotExact, read
 from .montecarlo import sample_hands, whole
 
-__all__ = ["posterior", "Facts", "Belief", "Table", "OCEAN", "NotExact", "Fraction"]
+__all__ = ["posterior", "Facts", "Belief", "Table", "OCEAN", "NotExact", "Fraction", "warm"]
 
 
 def posterior(view, *, fallback: bool = True, samples: int = 4_000, seed: int = 0) -> Belief:
@@ -62,3 +62,16 @@ def posterior(view, *, fallback: bool = True, samples: int = 4_000, seed: int = 
             return sample_hands(view, story, samples=samples, seed=seed, reason=str(why))
     known = {view.player: view.counts}
     return from_counts(counts, view.ranks, story.seats, story.unseen, story.ocean, known)
+
+
+def warm() -> None:
+    """Compile the package's compiled loops now (numba keeps them on disk, in ``__pycache__``), so that
+    no learner's first answer waits for them: the exact count's (a hand's matrix form, the residues)
+    and the sampler's (:func:`.montecarlo.warm`), about half a minute once. ``make`` runs this right
+    after installing."""
+    from .. import Game, Rules
+    from . import montecarlo
+
+    view = Game(Rules.preset("pond"), 3, seed=0).view(0)  # two hidden hands: every step of the exact count
+    posterior(view, fallback=False).table()
+    montecarlo.warm()
