@@ -58,6 +58,10 @@ def test_question_in_jupyterlab(page, lab, kit, tmp_path):
     for typed, kind, says in (("1/0", "invalid", "divides by zero"), ("2/32", "wrong", "need not be in the ocean"),
                               ("4.26%", "right", "Right.")):
         box.fill(typed)
+        # The box sends its value when it loses focus; a widget model holds back a change while an
+        # earlier one is unanswered, but not a click. So let the value reach the kernel first.
+        box.press("Tab")
+        wait_idle(page, 60)
         check.click()
         # the number question's own feedback (the first question's is already "right")
         page.wait_for_function("""([kind, says]) => { const f = document.querySelectorAll('.gofish-feedback')[1];
