@@ -2,7 +2,9 @@
 
 A small notebook with one multiple-choice and one number question is executed and saved (as the
 lessons are), opened in JupyterLab: before any cell runs, the saved question text shows; after
-**Run All**, clicking a letter and typing answers show the feedback the callbacks give.
+**Run All**, clicking a letter and typing answers show the feedback the callbacks give, and a
+press of Check right after typing (no Tab, no wait) checks what the box shows, even while the
+kernel is busy and the page's messages wait in line.
 A screenshot goes to the test's ``tmp_path``.
 """
 from __future__ import annotations
@@ -12,7 +14,7 @@ import sys
 
 import pytest
 
-from test_browser import open_notebook, run_command, wait_idle
+from test_browser import open_notebook, run_command, scratch, wait_idle
 
 CELLS = [
     '''from fractions import Fraction
@@ -58,14 +60,64 @@ def test_question_in_jupyterlab(page, lab, kit, tmp_path):
     for typed, kind, says in (("1/0", "invalid", "divides by zero"), ("2/32", "wrong", "need not be in the ocean"),
                               ("4.26%", "right", "Right.")):
         box.fill(typed)
-        # The box sends its value when it loses focus; a widget model holds back a change while an
-        # earlier one is unanswered, but not a click. So let the value reach the kernel first.
-        box.press("Tab")
-        wait_idle(page, 60)
-        check.click()
+        check.click()  # at once: no Tab, no waiting for the kernel (test_check_while_the_kernel_is_busy)
         # the number question's own feedback (the first question's is already "right")
         page.wait_for_function("""([kind, says]) => { const f = document.querySelectorAll('.gofish-feedback')[1];
                                   return f && f.classList.contains('gofish-' + kind) && f.textContent.includes(says); }""",
                                arg=[kind, says])
         assert says in page.locator(".gofish-feedback").nth(1).inner_text(), typed
+    # Keys typed in the box are the box's (not the notebook's shortcuts: "a", "b" add cells), and Enter checks.
+    cells = page.locator(".jp-Notebook .jp-Cell").count()
+    box.fill("")
+    box.press_sequentially("about a half")
+    box.press("Enter")
+    page.wait_for_function("() => document.querySelectorAll('.gofish-feedback')[1].classList.contains('gofish-invalid')")
+    assert "'about a half' is not a number" in page.locator(".gofish-feedback").nth(1).inner_text()
+    assert page.locator(".jp-Notebook .jp-Cell").count() == cells and box.input_value() == "about a half"
     page.screenshot(path=str(tmp_path / "question.png"), full_page=True)
+
+
+#: Code the kernel runs while the learner answers: it is busy until the test writes the file ``go``.
+BUSY = "import pathlib, time\nwhile not pathlib.Path('go').exists():\n    time.sleep(0.05)"
+#: Each round: a first answer, then the learner changes their mind; the kind and words the second one gets.
+ROUNDS = (("2/32", "4.26%", "right", "Right."), ("4.26%", "1/0", "invalid", "divides by zero"),
+          ("1/0", "2/32", "wrong", "need not be in the ocean"), ("seven", "0.0426", "right", "Right."))
+
+
+@pytest.mark.slow
+def test_check_while_the_kernel_is_busy(page, lab, kit):
+    """Type, press Check, type again, press Check, with no pause, while the kernel is busy: the feedback is
+    for what the box showed at the last press, and stays so.
+
+    While the kernel runs other code (a long cell), what the page sends waits in line. An ipywidgets
+    ``Text`` holds back its changed value until its previous message is answered, but a ``Button``'s
+    click is never held back: so the kernel got the first answer, both clicks, and only then the
+    second answer, and showed the feedback for the first one under the second. The kernel is kept
+    busy here until the test says (a file), not for a time, so the clicks always queue.
+    """
+    name = scratch(kit, "busy-question.ipynb", CELLS[0].split("\n\n")[0], CELLS[1])  # the imports, the number question
+    go = kit / "go"
+    open_notebook(page, lab, name)
+    run_command(page, "runmenu:run-all")
+    wait_idle(page, 120)
+    box = page.locator(".widget-text input").first
+    check = page.locator("button", has_text="Check").first
+    for first, second, kind, says in ROUNDS:
+        go.unlink(missing_ok=True)
+        page.evaluate("""async (code) => {
+            const app = window.jupyterapp || window.jupyterlab;
+            app.shell.currentWidget.sessionContext.session.kernel.requestExecute({code});
+        }""", BUSY)
+        for typed in (first, second):
+            box.fill(typed)
+            check.click()
+        go.write_text("")  # the kernel is free: what waited in line arrives
+        try:
+            page.wait_for_function("""([kind, says]) => { const f = document.querySelector('.gofish-feedback');
+                                      return f && f.classList.contains('gofish-' + kind) && f.textContent.includes(says); }""",
+                                   arg=[kind, says], timeout=30_000)
+        finally:
+            wait_idle(page, 60)  # nothing still in line changes it afterwards
+            shown = page.locator(".gofish-feedback").first.inner_text()
+            assert says in shown, f"the box shows {box.input_value()!r}, the feedback is for another answer: {shown!r}"
+        assert box.input_value() == second

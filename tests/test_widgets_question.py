@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import ipywidgets as w
 import pytest
 
 from gofish_teach.widgets import Feedback, Question
@@ -173,3 +174,84 @@ def test_display_makes_two_outputs(choice):
     assert "Predict first." in first.data["text/html"] and "C. less than 1/2" in first.data["text/plain"]
     assert "application/vnd.jupyter.widget-view+json" in second.data
     assert second.data["text/plain"] == "(The answer buttons appear here when the cell runs.)"
+
+
+# ---------------------------------------------------------------- messages in the order a browser sends them
+class BusyKernelPage:
+    """What a JupyterLab page sends a busy kernel, in order, as ipywidgets' front end sends it.
+
+    A model's change of state goes out at once unless an earlier state message *of the same model*
+    is still unanswered (the kernel has not said idle after it): then it waits, merged with any
+    later change, and goes once that message is answered. A custom message (a ``Button``'s click)
+    goes out at once, always. The kernel is busy (a long cell) until :meth:`free`, so every
+    message waits in line; then it handles them in order, answering each.
+    """
+
+    def __init__(self):
+        self.line = []       # (widget, message), in the order the kernel gets them
+        self.pending = {}    # model id -> state messages unanswered
+        self.held = {}       # model id -> state held back
+        self.shown = {}      # model id -> the page's copy of the model's state
+
+    def state(self, widget, **changes):
+        self.shown.setdefault(widget.model_id, {}).update(changes)
+        if self.pending.get(widget.model_id, 0) >= 1:
+            self.held.setdefault(widget.model_id, {}).update(changes)
+        else:
+            self._send(widget, {"method": "update", "state": changes, "buffer_paths": []})
+
+    def click(self, button):
+        self.line.append((button, {"method": "custom", "content": {"event": "click"}}))
+
+    def _send(self, widget, data):
+        self.pending[widget.model_id] = self.pending.get(widget.model_id, 0) + 1
+        self.line.append((widget, data))
+
+    def free(self):
+        while self.line:
+            widget, data = self.line.pop(0)
+            widget._handle_msg({"content": {"data": data}, "buffers": []})
+            if data["method"] == "update":  # answered: idle; what was held back goes now
+                self.pending[widget.model_id] -= 1
+                if widget.model_id in self.held:
+                    self._send(widget, {"method": "update", "state": self.held.pop(widget.model_id), "buffer_paths": []})
+
+    def type_and_check(self, box, text):
+        """The learner types ``text`` in the number box and presses Check at once (no Tab, no wait)."""
+        shown = self.shown.setdefault(box.entry.model_id, {})
+        if shown.get("value", box.entry.value) != text:
+            self.state(box.entry, value=text)  # the box loses the focus to the button: "change"
+        if isinstance(box.check, w.Button):      # ipywidgets' Button: a click message of its own
+            self.click(box.check)
+        else:                                    # the AnswerBox: one more press, on the same model
+            self.state(box.check, checked=text, checks=shown.get("checks", box.check.checks) + 1)
+
+    def leave(self, box, text):
+        """The learner types ``text`` and leaves the box with Tab."""
+        self.state(box.entry, value=text)
+
+
+def test_check_on_a_busy_kernel_answers_what_the_box_showed(number):
+    # The learner types a wrong answer and presses Check, then the right one and presses Check,
+    # while a long cell runs. ipywidgets' Text and Button brought both clicks before the right
+    # answer: the learner saw "Not quite." under a right answer.
+    box, page, seen = number.widget, BusyKernelPage(), []
+    box.out.observe(lambda change: seen.append(box.feedback.status), names="value")
+    page.type_and_check(box, "2/32")
+    page.type_and_check(box, "4.26%")
+    page.free()
+    assert box.entry.value == "4.26%"
+    assert box.feedback.status == "right", f"the box shows 4.26%, the feedback is {box.feedback.text!r}"
+    # Both presses waited behind the first answer and went together: one feedback, for the last.
+    assert seen == ["right"]
+
+
+def test_leaving_the_box_checks_nothing_even_after_a_check(number):
+    box, page = number.widget, BusyKernelPage()
+    page.type_and_check(box, "2/32")
+    page.leave(box, "4.26%")   # a new answer, not checked: the feedback is still the last press's
+    page.free()
+    assert box.entry.value == "4.26%" and box.feedback.status == "wrong"
+    page.type_and_check(box, "4.26%")
+    page.free()
+    assert box.feedback.right

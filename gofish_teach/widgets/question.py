@@ -39,6 +39,7 @@ from numbers import Real
 
 import ipywidgets as w
 
+from ._answer_box import AnswerBox
 from ._panes import Placeheld, stable_model_id
 
 LETTERS = "ABCDEFGHIJ"
@@ -243,12 +244,12 @@ class QuestionWidget(Placeheld, w.VBox):
             self.check = None
             row = [self.entry]
         else:
-            self.entry = w.Text(placeholder="e.g. 0.25, 1/4 or 25%", description="Your answer:",
-                                continuous_update=False, style={"description_width": "initial"},
-                                layout=w.Layout(width="20em"))
-            self.check = w.Button(description="Check", tooltip="Check your answer")
-            self.check.on_click(lambda _: self.respond(self.entry.value))
-            row = [self.entry, self.check]
+            # The box and its Check button are one widget (so ``entry`` and ``check`` are the same):
+            # a press of Check carries the text the box shows, however busy the kernel (AnswerBox).
+            self.entry = self.check = AnswerBox(placeholder="e.g. 0.25, 1/4 or 25%", description="Your answer:",
+                                                tooltip="Check your answer")
+            self.entry.on_check(self.respond)
+            row = [self.entry]
         super().__init__([w.HBox(row), self.out], model_id=stable_model_id("question"))
         self.add_class("gf-question")
 
