@@ -10,10 +10,14 @@ import dataclasses
 import inspect
 import random
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 
+import numpy as np
+import pytest
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
-from gofish_teach import PRESETS, SUITS, Ask, Book, Card, Deal, Draw, Game, GameOver, Give, IllegalMove, Rules
+from gofish_teach import PRESETS, SUITS, Ask, Book, Card, Deal, Draw, Game, GameOver, Give, IllegalMove, Rules, View
 from scenarios import assert_illegal, snapshot
 
 GAMES = 4  # games per example
@@ -52,7 +56,8 @@ def random_ask(game: Game, rng: random.Random) -> tuple:
     bluffing or specific-card asks with an empty ocean still end in a few hundred asks)."""
     asks = game.legal_asks()
     if rng.random() < 0.75:
-        hits = [a for a in asks if any(c.rank == a[1] and a[2:] in ((), (c.suit,)) for c in game.hand(a[0]))]
+        held = {target: game.hand(target) for target in {a[0] for a in asks}}
+        hits = [a for a in asks if any(c.rank == a[1] and a[2:] in ((), (c.suit,)) for c in held[a[0]])]
         asks = hits or asks
     return rng.choice(asks)
 
@@ -293,73 +298,250 @@ def test_a_saved_game_replays_to_the_same_log_and_state(setup):
 
 # ---------------------------------------------------------------- views
 CARD_TEXT = re.compile(r"(10|[A2-9JQK])([♣♦♥♠])")
+_NUMBERS = (type(None), int, float, complex)  # bool is an int
+_ATOMS = frozenset({type(None), bool, int, float, complex})
 
 
-def _cards_in(value, found: set, checked: set, visited: set) -> None:
-    """Collect every card reachable from ``value`` (as a Card, or written in a string); refuse a Game."""
-    assert not isinstance(value, Game), "a view exposes the game itself"
-    if isinstance(value, Card):
-        found.add(value)
-    elif isinstance(value, str):
-        found.update(Card(r, s) for r, s in CARD_TEXT.findall(value))
-    elif value is None or isinstance(value, (int, float, complex)):
-        return
-    elif id(value) in visited:
-        return
-    else:
+class CardFinder:
+    """Every card reachable from a value (as a Card, or written in a string); refuses a Game.
+
+    Walks everything: the items of containers (a read-only mapping's too), a dataclass's fields,
+    an array's values, the object a method is bound to, and any other object's public attributes
+    (methods included; they are not called). One finder serves one example, every view of its games, and
+    it only spares re-reading what cannot have changed: the cards in a tuple or frozenset made of
+    immutable values alone (strings, numbers, cards, events, such tuples) are kept by identity
+    (with the object, so that its id is not reused) and added again wherever a walk reaches it;
+    a string's cards are kept by value. ``dir`` of an object whose type gives its names is read
+    once per type (plus the object's own ``__dict__``), and whether a method takes no argument
+    once per function.
+    """
+
+    def __init__(self):
+        self._frozen: dict[int, tuple[object, frozenset]] = {}
+        self._text: dict[str, frozenset] = {}
+        self._names: dict[type, list[str]] = {}
+        self._no_args: dict[int, tuple[object, bool]] = {}
+
+    def cards_in(self, value, found: set, checked: set = frozenset(), visited: set | None = None) -> set:
+        """Add the cards reachable from ``value`` to ``found`` and return it. Items of a container
+        that are in ``checked`` (events already checked for this viewer) are passed over."""
+        self._walk(value, found, checked, set() if visited is None else visited)
+        return found
+
+    def _walk(self, value, found: set, checked, visited: set) -> bool:
+        """Add the cards reachable from ``value`` to ``found``; True if nothing in it can change."""
+        kind = type(value)
+        if kind in _ATOMS:  # the commonest values first, by exact type
+            return True
+        if kind is Card:
+            found.add(value)
+            return True
+        if kind is str:
+            found |= self._text_cards(value)
+            return True
+        assert not isinstance(value, Game), "a view exposes the game itself"
+        if isinstance(value, Card):
+            found.add(value)
+            return True
+        if isinstance(value, str):
+            found |= self._text_cards(value)
+            return True
+        if isinstance(value, _NUMBERS):
+            return True
+        kept = self._frozen.get(id(value))
+        if kept is not None:
+            found |= kept[1]
+            return True
+        if id(value) in visited:
+            return False
         visited.add(id(value))
-        if isinstance(value, dict):
+        if isinstance(value, (tuple, frozenset)) and not hasattr(value, "__dict__"):
+            items = [x for x in value if not (x.__hash__ and x in checked)]
+            if hasattr(value, "describe"):
+                items.append(str(value))  # an event: its sentence too
+            mine = set()
+            frozen = len(items) == len(value) + hasattr(value, "describe")
+            for item in items:
+                if type(item) not in _ATOMS:  # (saves a call)
+                    frozen &= self._walk(item, mine, checked, visited)
+            found |= mine
+            if frozen:
+                self._frozen[id(value)] = (value, frozenset(mine))
+            return frozen
+        if isinstance(value, (dict, Mapping)):
             items = [*value.keys(), *value.values()]
         elif isinstance(value, (tuple, list, set, frozenset)):
             items = [x for x in value if not (x.__hash__ and x in checked)]
             if hasattr(value, "describe"):
-                items.append(str(value))  # an event: its sentence too
+                items.append(str(value))
         elif dataclasses.is_dataclass(value):
             items = [getattr(value, f.name) for f in dataclasses.fields(value)]
         elif hasattr(value, "tolist"):
             items = [value.tolist()]
+        elif inspect.ismethod(value):
+            # the object it is bound to; not a class (a class method's), which is code, not a game's state
+            owner = [] if isinstance(value.__self__, type) else [value.__self__]
+            items = [*owner, *(getattr(value, name) for name in self._public_names(value))]
         else:
-            items = [getattr(value, name) for name in dir(value) if not name.startswith("_")]
+            items = [getattr(value, name) for name in self._public_names(value)]
         for item in items:
-            _cards_in(item, found, checked, visited)
+            if type(item) not in _ATOMS:
+                self._walk(item, found, checked, visited)
+        return False
+
+    def _text_cards(self, text: str) -> frozenset:
+        cards = self._text.get(text)
+        if cards is None:
+            cards = self._text[text] = frozenset(Card(r, s) for r, s in CARD_TEXT.findall(text))
+        return cards
+
+    def _public_names(self, value) -> list[str]:
+        """``dir(value)`` without the names starting with ``_``."""
+        cls = type(value)
+        if value.__class__ is not cls or cls.__dir__ is not object.__dir__ or type(cls).__dir__ is not type.__dir__:
+            return [name for name in dir(value) if not name.startswith("_")]
+        # object.__dir__ is the names of the object's __dict__ and of its class (as dir(cls) lists them)
+        names = self._names.get(cls)
+        if names is None:
+            names = self._names[cls] = [name for name in dir(cls) if not name.startswith("_")]
+        own = getattr(value, "__dict__", None)
+        if isinstance(own, dict) and own:
+            names = sorted({*names, *(n for n in own if isinstance(n, str) and not n.startswith("_"))})
+        return names
+
+    def takes_no_args(self, method) -> bool:
+        """True if the bound ``method`` can be called with no argument."""
+        func = method.__func__
+        kept = self._no_args.get(id(func))
+        if kept is None:
+            params = inspect.signature(method).parameters.values()
+            needs = any(p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+            kept = self._no_args[id(func)] = (func, not needs)
+        return kept[1]
 
 
-def _public_surface(view) -> dict:
-    """Every public attribute of a view; methods that need no argument are called."""
+def _public_surface(view, finder: CardFinder) -> dict:
+    """Every public attribute of a view; methods that need no argument are called (the others
+    are kept as they are: the walk reaches the object they are bound to)."""
     surface = {}
-    for name in dir(view):
-        if name.startswith("_"):
-            continue
+    for name in finder._public_names(view):
         value = getattr(view, name)
-        if inspect.ismethod(value):
-            params = inspect.signature(value).parameters.values()
-            if any(p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params):
-                continue
+        if inspect.ismethod(value) and finder.takes_no_args(value):
             value = value()
         surface[name] = value
     return surface
 
 
+def _start_checking_views(game: Game, finder: CardFinder) -> tuple:
+    """The state :func:`_check_views` keeps for one game (and the check of its deal)."""
+    state = (Shadow(game), [set() for _ in range(game.n_players)], finder)
+    _check_views(game, None, state)
+    return state
+
+
+def _check_views(game: Game, events, state: tuple, rng=None) -> None:
+    """Every card each player's view shows, it has seen (or it was shown to all)."""
+    shadow, checked, finder = state
+    shadow.catch_up()
+    for p in range(game.n_players):
+        surface = _public_surface(game.view(p), finder)
+        found = finder.cards_in(surface, set(), checked[p])
+        hidden = found - shadow.seen[p] - shadow.shown
+        assert not hidden, f"player {p}'s view shows {hidden}, which it has not seen"
+        checked[p].update(surface["events"])
+
+
 @given(setups())
 @SETTINGS
 def test_no_view_shows_a_card_its_player_has_not_seen(setup):
-    def check(game, events, state, rng):
-        shadow, checked = state
-        shadow.catch_up()
-        for p in range(game.n_players):
-            surface = _public_surface(game.view(p))
-            found = set()
-            _cards_in(surface, found, checked[p], set())
-            hidden = found - shadow.seen[p] - shadow.shown
-            assert not hidden, f"player {p}'s view shows {hidden}, which it has not seen"
-            checked[p].update(surface["events"])
+    finder = CardFinder()  # one per example: what it keeps is only ever read again within this example
+    play_games(setup, on_start=lambda game: _start_checking_views(game, finder), on_ask=_check_views)
 
-    def start(game):
-        state = (Shadow(game), [set() for _ in range(game.n_players)])
-        check(game, None, state, None)
-        return state
 
-    play_games(setup, on_start=start, on_ask=check)
+# ------------------------------------------- the leak check itself: it finds a card planted anywhere
+class _Box:
+    def __init__(self, inside):
+        self.inside = inside
+
+
+class _Slotted:
+    __slots__ = ("inside",)
+
+    def __init__(self, inside):
+        self.inside = inside
+
+
+@dataclasses.dataclass
+class _Fields:
+    inside: object
+
+
+#: Ways a view could hold a card, each wrapping ``card``.
+LEAKS = {
+    "a card": lambda card: card,
+    "its name in a sentence": lambda card: f"the bottom card is {card}.",
+    "in a list in a dict": lambda card: {"cards": [card]},
+    "as a dict key": lambda card: {card: 1},
+    "in a read-only mapping": lambda card: MappingProxyType({"x": (card,)}),
+    "in a set": lambda card: {card},
+    "deep in tuples": lambda card: ((1, ("a", (card,))),),
+    "in an event": lambda card: Draw(0, 1, (card,), "fish", lucky=True),
+    "an attribute": lambda card: _Box([card]),
+    "a slot": lambda card: _Slotted(card),
+    "a dataclass field": lambda card: _Fields((card,)),
+    "an array": lambda card: np.array([str(card), 1], dtype=object),
+    "a method's object": lambda card: _Box(card).__init__,
+}
+
+
+@pytest.mark.parametrize("leak", LEAKS.values(), ids=LEAKS)
+def test_the_card_finder_finds_a_card_wherever_it_is(leak):
+    card = Card("7", "♥")
+    assert card in CardFinder().cards_in(leak(card), set())
+    finder = CardFinder()
+    assert finder.cards_in([leak(Card("8", "♣"))], set()) >= {Card("8", "♣")}
+    assert card in finder.cards_in(("x", leak(card)), set()), "found again by a finder that has walked before"
+
+
+@pytest.mark.parametrize("leak", LEAKS.values(), ids=LEAKS)
+def test_a_view_that_shows_another_players_card_fails_the_check(leak, monkeypatch):
+    game = Game(Rules.preset("pond"), 3, seed=5)
+    monkeypatch.setattr(View, "peek", property(lambda view: leak(game.hand((view.player + 1) % 3)[0])),
+                        raising=False)
+    with pytest.raises(AssertionError, match="player 0's view shows"):
+        _start_checking_views(game, CardFinder())
+
+
+def test_a_method_that_shows_a_card_fails_the_check(monkeypatch):
+    game = Game(Rules.preset("pond"), 3, seed=5)
+    monkeypatch.setattr(View, "peek", lambda view: [game.ocean()[-1]], raising=False)
+    with pytest.raises(AssertionError, match="player 0's view shows"):
+        _start_checking_views(game, CardFinder())
+
+
+def test_a_card_in_a_tuple_shared_by_every_view_is_found_for_each(monkeypatch):
+    """Player 0 holds the card: its view passes, and the finder keeps the tuple; player 1's fails."""
+    game = Game(Rules.preset("pond"), 3, seed=5)
+    shared = (("held by player 0",), game.hand(0)[0])
+    monkeypatch.setattr(View, "peek", property(lambda view: shared), raising=False)
+    with pytest.raises(AssertionError, match="player 1's view shows"):
+        _start_checking_views(game, CardFinder())
+
+
+def test_a_card_put_later_into_something_already_walked_is_found(monkeypatch):
+    """What can change is walked again at every check, also inside a tuple (which then is not kept)."""
+    game = Game(Rules.preset("pond"), 3, seed=5)
+    box = []
+    for shape in (lambda: box, lambda: ("fixed", box), lambda: _Box(box), lambda: MappingProxyType({"x": box})):
+        monkeypatch.setattr(View, "peek", property(lambda view: shape()), raising=False)
+        state = _start_checking_views(game, CardFinder())
+        for _ in range(3):
+            game.ask(*game.legal_asks()[0])
+            _check_views(game, None, state)
+        box.append(game.ocean()[-1])  # the bottom of the ocean: nobody has seen it
+        with pytest.raises(AssertionError, match="view shows"):
+            _check_views(game, None, state)
+        box.clear()
 
 
 @given(setups())
@@ -378,7 +560,7 @@ def test_a_view_agrees_with_the_game(setup):
 
 
 # ---------------------------------------------------------------- a view cannot change the game
-_LEAVE_ALONE = (type, type(random), type(len), type(inspect), type(_cards_in), type(print), property)
+_LEAVE_ALONE = (type, type(random), type(len), type(inspect), type(_check_views), type(print), property)
 
 
 def _vandalize(value, visited: set) -> None:
