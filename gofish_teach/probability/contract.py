@@ -200,12 +200,19 @@ def _rank_counts(E, back, tensors, rank: "_Rank", p):
         (X, left), (Y, right) = fwd[q], bwd[q]
         d, Din, Dout = A.shape[1:]
         T1, T2 = len(left), len(right)
-        # env[t1, a, t2, b]: the hands before q tally t1, those after it t2, hand q's own index
-        # a on the left and b on the right, everything else closed
-        # (X has hand q's tally just before its index, Y just after: see _chain)
-        Xq = np.moveaxis(X, (1 + q, 2 + q), (1, 2)).reshape(P, T1 * Din, -1)
-        Yq = np.moveaxis(Y, (2 + q, 1 + q), (1, 2)).reshape(P, T2 * Dout, -1).transpose(0, 2, 1)
-        env = _matmul_mod(Xq, Yq, p).reshape(P, T1, Din, T2, Dout).transpose(0, 1, 3, 2, 4)
+        # env[t1, t2, a, b]: the hands before q tally t1, those after it t2, hand q's own index
+        # a on the left and b on the right, everything else (the hands before q, B, and after
+        # it, R) closed. X is (P, B, T1, Din, R), Y (P, B, Dout, T2, R): see _chain.
+        B, R = _product(X.shape[1:1 + q]), _product(X.shape[3 + q:])
+        X, Y = X.reshape(P, B, T1 * Din, R), Y.reshape(P, B, Dout * T2, R)
+        if B == 1:
+            env = _matmul_mod(X[:, 0], Y[:, 0].transpose(0, 2, 1), p)
+        elif R == 1:  # BLAS reads the transposed operand as it is
+            env = _matmul_mod(X[..., 0].transpose(0, 2, 1), Y[..., 0], p)
+        else:  # B and R must come together: one copy of each
+            env = _matmul_mod(np.moveaxis(X, 2, 1).reshape(P, T1 * Din, B * R),
+                              np.moveaxis(Y, 2, 1).reshape(P, Dout * T2, B * R).transpose(0, 2, 1), p)
+        env = env.reshape(P, T1, Din, Dout, T2).transpose(0, 1, 4, 2, 3)
         # val[t1, t2, x]: hand q holds x (the ocean not yet weighed)
         val = _matmul_mod(np.ascontiguousarray(env).reshape(P, T1 * T2, Din * Dout),
                           np.ascontiguousarray(A.reshape(P, d, Din * Dout).transpose(0, 2, 1)), p)
