@@ -33,6 +33,9 @@ from .modular import MAX_SUM_TERMS, crt, falling, reduce_each, reduce_into
 #: product per prime (the per-call overhead dominates); above it, per-prime BLAS calls win.
 _STACKED = 100_000
 
+#: Largest stack of products (entries, per prime) that :func:`_rank_counts` makes to avoid a copy.
+_BATCHED = 4_000_000
+
 
 def _matmul_mod(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> np.ndarray:
     """``a[k] @ b[k]`` modulo ``p[k]`` for every prime k, exactly.
@@ -209,6 +212,13 @@ def _rank_counts(E, back, tensors, rank: "_Rank", p):
             env = _matmul_mod(X[:, 0], Y[:, 0].transpose(0, 2, 1), p)
         elif R == 1:  # BLAS reads the transposed operand as it is
             env = _matmul_mod(X[..., 0].transpose(0, 2, 1), Y[..., 0], p)
+        elif B <= R <= MAX_SUM_TERMS and B * T1 * Din * Dout * T2 <= _BATCHED:
+            # one product per b (few, each long), reduced, then summed over b: no copy
+            env = np.empty((P, T1 * Din, Dout * T2))
+            for i in range(P):
+                part = np.matmul(X[i], Y[i].transpose(0, 2, 1))
+                reduce_into(part, part, p[i])
+                reduce_into(part.sum(axis=0), env[i], p[i])  # B residues: far below 2**53
         else:  # B and R must come together: one copy of each
             env = _matmul_mod(np.moveaxis(X, 2, 1).reshape(P, T1 * Din, B * R),
                               np.moveaxis(Y, 2, 1).reshape(P, Dout * T2, B * R).transpose(0, 2, 1), p)
