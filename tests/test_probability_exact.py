@@ -133,3 +133,30 @@ def test_five_and_six_players_match_brute_force(n, options):
         assert "ask can succeed" in game.events[-1].reason  # the three-team endgame is in it
     points, wrong = mismatches(game)
     assert points > 100 and not wrong, "\n".join(wrong[:3])
+
+
+def test_enough_primes_even_where_the_oceans_share_shrinks_the_bound(monkeypatch):
+    """Early in a big game the ocean's factor ``prod unseen!/ocean!`` is below 1, so the bound
+    on the counts' bits is below the deck orders' (one prime fewer). Counted again with 64 bits
+    to spare, every count is the same: the bound was not too small (CRT would have wrapped)."""
+    from gofish_teach.probability import exact
+    from gofish_teach.probability.history import read
+    from gofish_teach.strategies import random as random_ask
+
+    seen = 0
+    for n, seed in ((6, 0), (5, 1), (4, 2)):
+        game, rng = Game(Rules.preset("pond"), n, seed=seed), np.random.default_rng(seed)
+        for _ in range(3):
+            view = game.view(game.current_player)
+            story = read(view)
+            if exact.bits_needed(story) < story.log2_worlds:
+                seen += 1
+            tight = exact.world_counts(story, len(view.ranks), view.rules.book_size)
+            with monkeypatch.context() as m:
+                m.setattr(exact, "bits_needed", lambda s, bound=exact.bits_needed: bound(s) + 64)
+                exact.forget()
+                spare = exact.world_counts(story, len(view.ranks), view.rules.book_size)
+            exact.forget()
+            assert (tight.total, tight.seats, tight.ocean) == (spare.total, spare.seats, spare.ocean)
+            game.ask(*random_ask(view, rng))
+    assert seen >= 3  # the case this is about did come up

@@ -33,6 +33,9 @@ from .modular import MAX_SUM_TERMS, crt, falling, reduce_each, reduce_into
 #: product per prime (the per-call overhead dominates); above it, per-prime BLAS calls win.
 _STACKED = 100_000
 
+#: Largest stack of products (entries, per prime) that :func:`_rank_counts` makes to avoid a copy.
+_BATCHED = 4_000_000
+
 
 def _matmul_mod(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> np.ndarray:
     """``a[k] @ b[k]`` modulo ``p[k]`` for every prime k, exactly.
@@ -52,80 +55,132 @@ def _matmul_mod(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> np.ndarray:
     return reduce_each(out, p)
 
 
-def _shifted(A: np.ndarray, tally: list, smax: int, bit: int):
-    """A hand's matrices as one block matrix per prime, from (tally, Din) to (new tally, Dout).
+def _moves(tally: list, d: int, smax: int, bit: int):
+    """Where a hand with x cards of the rank leads each tally (see :func:`_take`): the moves
+    ``(i, x, j)`` from tally i to tally j, and the new tallies.
 
     A tally is ``(cards of this rank held by the hands taken so far, team flags)``; taking a
     hand with x cards adds x to the sum and, when x > 0, the hand's team ``bit`` to the flags.
-    Block (t, t') is ``A[x]`` for the x that leads from t to t'. Sums past ``smax - 1`` are
-    dropped (there are no such cards). Returns ``(M, new tally)``.
+    Sums past ``smax - 1`` are dropped (there are no such cards).
     """
-    P, d, Din, Dout = A.shape
     index: dict = {}
     moves = []
     for i, (s, f) in enumerate(tally):
         for x in range(min(d, smax - s)):
             moves.append((i, x, index.setdefault((s + x, f | bit if x else f), len(index))))
-    M = np.zeros((P, len(tally), Din, len(index), Dout))
-    for i, x, j in moves:
-        M[:, i, :, j] = A[:, x]
-    return M, list(index)
+    return moves, list(index)
 
 
-def _take(X: np.ndarray, tally: list, q: int, A: np.ndarray, smax: int, p: np.ndarray, bit: int = 0):
+def _product(shape) -> int:
+    out = 1
+    for n in shape:
+        out *= n
+    return out
+
+
+def _take(X: np.ndarray, tally: list, q: int, A: np.ndarray, smax: int, p: np.ndarray, bit: int = 0,
+          right: bool = False):
     """Take hand ``q`` into a partial step: its index goes from ``Din`` to ``Dout``.
 
-    ``X`` is (P, D_0, ..., D_k-1, T): prime, one index per hand, and the tally (see
-    :func:`_shifted`) of the hands taken so far. ``A`` is (P, d, Din, Dout). Returns the same
-    with hand q's index now ``Dout`` and its count in the tally, and the new tally.
+    ``X`` is (P, ..., T, ...): prime, one index per hand, and the tally (see :func:`_moves`)
+    of the hands taken so far, kept next to the hand to take, so that taking it is one matrix
+    product with no copy of ``X`` (``X`` is big, the hand's matrices are not). Sweeping left to
+    right, the tally sits just before hand q and moves past it: ``(.., T, Dq, ..)`` becomes
+    ``(.., Dq', T', ..)``; sweeping ``right`` to left it sits just after hand q:
+    ``(.., Dq, T, ..)`` becomes ``(.., T', Dq', ..)``. ``A`` is (P, d, Din, Dout).
+    Returns the new partial step and tally.
     """
-    P, T, Din, Dout = X.shape[0], X.shape[-1], A.shape[2], A.shape[3]
-    M, tally2 = _shifted(A, tally, smax, bit)
-    rest = X.shape[1:1 + q] + X.shape[2 + q:-1]
+    P, d, Din, Dout = A.shape
+    T = len(tally)
+    moves, tally2 = _moves(tally, d, smax, bit)
     T2 = len(tally2)
-    if X[0].size * T2 * Dout <= _STACKED or T * Din > MAX_SUM_TERMS:
-        Xr = np.moveaxis(X, 1 + q, -1).reshape(P, -1, T * Din)  # (prime, rest, tally x hand q)
-        Z = _matmul_mod(Xr, M.reshape(P, T * Din, -1), p)
-        return np.moveaxis(Z.reshape((P,) + rest + (T2, Dout)), -1, 1 + q), tally2
-    # Big: one prime at a time, so that each rearranged copy is still in cache for its product.
-    out = np.empty((P,) + rest + (T2, Dout))
+    # M: the hand's matrices as one block matrix per prime, from (tally, Din) to (new tally, Dout),
+    # its rows and columns in the order X's axes have before and after
+    if right:
+        M = np.zeros((P, T2, Dout, Din, T))
+        for i, x, j in moves:
+            M[:, j, :, :, i] = A[:, x].transpose(0, 2, 1)
+        cut = q + 1  # X's axes: (P, hands before q, Dq, T, hands after q)
+        before, after = X.shape[1:cut], X.shape[cut + 2:]
+        out_axes = (T2, Dout)
+    else:
+        M = np.zeros((P, Dout, T2, T, Din))
+        for i, x, j in moves:
+            M[:, :, j, i, :] = A[:, x].transpose(0, 2, 1)
+        cut = q + 1  # X's axes: (P, hands before q, T, Dq, hands after q)
+        before, after = X.shape[1:cut], X.shape[cut + 2:]
+        out_axes = (Dout, T2)
+    M = M.reshape(P, T2 * Dout, T * Din)
+    B, Rest = _product(before), _product(after)
+    X4 = X.reshape(P, B, T * Din, Rest)
+    Z = _contract(M, X4, p)
+    return Z.reshape((P,) + before + out_axes + after), tally2
+
+
+def _contract(M: np.ndarray, X: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """``M[k] @ X[k, b]`` modulo ``p[k]`` for every prime k and every b: (P, m, n) and (P, B, n, R)
+    to (P, B, m, R), exactly (sums cut at :data:`~.modular.MAX_SUM_TERMS`, as :func:`_matmul_mod`)."""
+    P, m, n = M.shape
+    B, R = X.shape[1], X.shape[3]
+    if n > MAX_SUM_TERMS:
+        out = np.zeros((P, B, m, R))
+        for j in range(0, n, MAX_SUM_TERMS):
+            out += _contract(M[:, :, j:j + MAX_SUM_TERMS], X[:, :, j:j + MAX_SUM_TERMS], p)
+        return reduce_each(out, p)
+    out = np.empty((P, B, m, R))
+    # one product per prime, and one per b too only when both B and R pass 1 (for R == 1 the
+    # product is transposed: BLAS reads M transposed, where numpy would copy X)
+    if B == 1:
+        a, b, o = M, X[:, 0], out[:, 0]
+    elif R == 1:
+        a, b, o = X[..., 0], M.transpose(0, 2, 1), out[..., 0]
+    else:
+        a, b, o = M[:, None], X, out
+    if m * n * B * R <= _STACKED:
+        np.matmul(a, b, out=o)
+        return reduce_each(out, p)
     for k in range(P):
-        reduce_into(np.tensordot(X[k], M[k], axes=([q, X.ndim - 2], [1, 0])), out[k], p[k])
-    return np.moveaxis(out, -1, 1 + q), tally2
+        np.matmul(a[k], b[k], out=o[k])
+        reduce_into(out[k], out[k], p[k])  # while this prime's product is still in cache
+    return out
 
 
 def _chain(E, tensors, rank: "_Rank", p, right=False) -> list:
     """Take the hands into the environment ``E`` one at a time: the partial steps, first to last.
 
-    Sweeping left to right the hands are taken in order (partial step j holds hands 0..j-1);
-    sweeping ``right`` to left, last first (partial step j holds hands k-j..k-1), so that
-    :func:`_rank_counts` can reuse them. Each partial step is ``(X, tally)`` (see :func:`_take`).
+    Sweeping left to right the hands are taken in order (partial step j holds hands 0..j-1,
+    its tally just before hand j); sweeping ``right`` to left, last first (partial step j
+    holds hands k-j..k-1, its tally just after hand k-j-1), so that :func:`_rank_counts` can
+    reuse them. Each partial step is ``(X, tally)`` (see :func:`_take`): a full step's tally is
+    last sweeping left to right, first sweeping right to left.
     """
     k = len(tensors)
-    steps = [(E[..., None], [(0, rank.flags)])]
+    steps = [(E[..., None] if right else E[:, None], [(0, rank.flags)])]
     for q in (range(k - 1, -1, -1) if right else range(k)):
         A = tensors[q].transpose(0, 1, 3, 2) if right else tensors[q]
-        steps.append(_take(*steps[-1], q, A, rank.smax, p, rank.bits[q]))
+        steps.append(_take(*steps[-1], q, A, rank.smax, p, rank.bits[q], right))
     return steps
 
 
-def _close(X, tally, rank: "_Rank", p):
-    """Weigh a full step by the ocean's share: the environment on the rank's other side."""
+def _close(X, tally, rank: "_Rank", p, first=False):
+    """Weigh a full step by the ocean's share: the environment on the rank's other side.
+    The tally is ``X``'s last index, or its ``first`` after the prime's."""
     w = rank.weights(tally)
-    out = np.empty(X.shape[:-1])
+    out = np.empty(X.shape[:1] + X.shape[2:] if first else X.shape[:-1])
     for k in range(len(p)):
         # a few products under 2**42 each (one per tally): the sum is exact before the one reduction
-        reduce_into(X[k] @ w[k], out[k], p[k])
+        if first:
+            reduce_into(w[k] @ X[k].reshape(len(tally), -1), out[k], p[k])
+        else:
+            reduce_into(X[k] @ w[k], out[k], p[k])
     return out
 
 
-def _rank_step(E, tensors, rank: "_Rank", p, right=False):
-    """One rank of the sweep: sum over the hands' counts x, weighted by the ocean's share.
-
-    ``E`` is the environment (P, D1, ..., Dk) before the rank (after it, sweeping ``right``
-    to left); returns the one on the other side.
+def _rank_step(E, tensors, rank: "_Rank", p):
+    """One rank of the sweep, left to right: sum over the hands' counts x, weighted by the
+    ocean's share. ``E`` is the environment (P, D1, ..., Dk) before the rank; returns the one after it.
     """
-    return _close(*_chain(E, tensors, rank, p, right)[-1], rank, p)
+    return _close(*_chain(E, tensors, rank, p)[-1], rank, p)
 
 
 def _rank_counts(E, back, tensors, rank: "_Rank", p):
@@ -148,11 +203,26 @@ def _rank_counts(E, back, tensors, rank: "_Rank", p):
         (X, left), (Y, right) = fwd[q], bwd[q]
         d, Din, Dout = A.shape[1:]
         T1, T2 = len(left), len(right)
-        # env[t1, a, t2, b]: the hands before q tally t1, those after it t2, hand q's own index
-        # a on the left and b on the right, everything else closed
-        Xq = np.moveaxis(X, (X.ndim - 1, 1 + q), (1, 2)).reshape(P, T1 * Din, -1)
-        Yq = np.moveaxis(Y, (Y.ndim - 1, 1 + q), (1, 2)).reshape(P, T2 * Dout, -1).transpose(0, 2, 1)
-        env = _matmul_mod(Xq, Yq, p).reshape(P, T1, Din, T2, Dout).transpose(0, 1, 3, 2, 4)
+        # env[t1, t2, a, b]: the hands before q tally t1, those after it t2, hand q's own index
+        # a on the left and b on the right, everything else (the hands before q, B, and after
+        # it, R) closed. X is (P, B, T1, Din, R), Y (P, B, Dout, T2, R): see _chain.
+        B, R = _product(X.shape[1:1 + q]), _product(X.shape[3 + q:])
+        X, Y = X.reshape(P, B, T1 * Din, R), Y.reshape(P, B, Dout * T2, R)
+        if B == 1:
+            env = _matmul_mod(X[:, 0], Y[:, 0].transpose(0, 2, 1), p)
+        elif R == 1:  # BLAS reads the transposed operand as it is
+            env = _matmul_mod(X[..., 0].transpose(0, 2, 1), Y[..., 0], p)
+        elif B <= R <= MAX_SUM_TERMS and B * T1 * Din * Dout * T2 <= _BATCHED:
+            # one product per b (few, each long), reduced, then summed over b: no copy
+            env = np.empty((P, T1 * Din, Dout * T2))
+            for i in range(P):
+                part = np.matmul(X[i], Y[i].transpose(0, 2, 1))
+                reduce_into(part, part, p[i])
+                reduce_into(part.sum(axis=0), env[i], p[i])  # B residues: far below 2**53
+        else:  # B and R must come together: one copy of each
+            env = _matmul_mod(np.moveaxis(X, 2, 1).reshape(P, T1 * Din, B * R),
+                              np.moveaxis(Y, 2, 1).reshape(P, Dout * T2, B * R).transpose(0, 2, 1), p)
+        env = env.reshape(P, T1, Din, Dout, T2).transpose(0, 1, 4, 2, 3)
         # val[t1, t2, x]: hand q holds x (the ocean not yet weighed)
         val = _matmul_mod(np.ascontiguousarray(env).reshape(P, T1 * T2, Din * Dout),
                           np.ascontiguousarray(A.reshape(P, d, Din * Dout).transpose(0, 2, 1)), p)
@@ -219,7 +289,7 @@ def _residues(hands, ranks: list, p, same=None):
         back = _chain(F, tensors, ranks[s], p, right=True)
         if same[s] == s:
             counts[s] = _rank_counts(left[s], back, tensors, ranks[s], p)
-        F = _close(*back[-1], ranks[s], p)
+        F = _close(*back[-1], ranks[s], p, first=True)
     counts = [counts[same[s]] for s in range(R)]
     return left[R].reshape(P), counts
 

@@ -60,9 +60,11 @@ def bits_needed(story: Story) -> float:
 
     The total is the number of deck orders behind the view times ``prod unseen! / ocean!``
     (the ocean's share is counted as ``unseen!/o!`` per rank instead of ``ocean!/prod o!``).
+    That factor is below 1 early in a game, when the ocean is large: the bound is then below
+    :attr:`~.history.Story.log2_worlds`, and one prime fewer may do.
     """
     extra = sum(_log2_factorial(u) for u in story.unseen) - _log2_factorial(story.ocean)
-    return story.log2_worlds + max(0.0, extra) + 2
+    return max(1.0, story.log2_worlds + extra + 2)
 
 
 # ---------------------------------------------------------------------- remembering work
