@@ -24,6 +24,8 @@ whose sums stay below 2**53, and put together by CRT at the end.
 """
 from __future__ import annotations
 
+from math import prod
+
 import numpy as np
 
 from .modular import MAX_SUM_TERMS, crt, falling, reduce_each, reduce_into
@@ -71,13 +73,6 @@ def _moves(tally: list, d: int, smax: int, bit: int):
     return moves, list(index)
 
 
-def _product(shape) -> int:
-    out = 1
-    for n in shape:
-        out *= n
-    return out
-
-
 def _take(X: np.ndarray, tally: list, q: int, A: np.ndarray, smax: int, p: np.ndarray, bit: int = 0,
           right: bool = False):
     """Take hand ``q`` into a partial step: its index goes from ``Din`` to ``Dout``.
@@ -100,18 +95,16 @@ def _take(X: np.ndarray, tally: list, q: int, A: np.ndarray, smax: int, p: np.nd
         M = np.zeros((P, T2, Dout, Din, T))
         for i, x, j in moves:
             M[:, j, :, :, i] = A[:, x].transpose(0, 2, 1)
-        cut = q + 1  # X's axes: (P, hands before q, Dq, T, hands after q)
-        before, after = X.shape[1:cut], X.shape[cut + 2:]
         out_axes = (T2, Dout)
     else:
         M = np.zeros((P, Dout, T2, T, Din))
         for i, x, j in moves:
             M[:, :, j, i, :] = A[:, x].transpose(0, 2, 1)
-        cut = q + 1  # X's axes: (P, hands before q, T, Dq, hands after q)
-        before, after = X.shape[1:cut], X.shape[cut + 2:]
         out_axes = (Dout, T2)
     M = M.reshape(P, T2 * Dout, T * Din)
-    B, Rest = _product(before), _product(after)
+    # X's axes: (P, hands before q, then T and Dq in either order, hands after q)
+    before, after = X.shape[1:q + 1], X.shape[q + 3:]
+    B, Rest = prod(before), prod(after)
     X4 = X.reshape(P, B, T * Din, Rest)
     Z = _contract(M, X4, p)
     return Z.reshape((P,) + before + out_axes + after), tally2
@@ -206,7 +199,7 @@ def _rank_counts(E, back, tensors, rank: "_Rank", p):
         # env[t1, t2, a, b]: the hands before q tally t1, those after it t2, hand q's own index
         # a on the left and b on the right, everything else (the hands before q, B, and after
         # it, R) closed. X is (P, B, T1, Din, R), Y (P, B, Dout, T2, R): see _chain.
-        B, R = _product(X.shape[1:1 + q]), _product(X.shape[3 + q:])
+        B, R = prod(X.shape[1:1 + q]), prod(X.shape[3 + q:])
         X, Y = X.reshape(P, B, T1 * Din, R), Y.reshape(P, B, Dout * T2, R)
         if B == 1:
             env = _matmul_mod(X[:, 0], Y[:, 0].transpose(0, 2, 1), p)
