@@ -55,6 +55,10 @@ def test_the_cluster_section_reports_both_rates_and_their_ratio():
 
 def test_the_six_player_table_section_times_the_panels_count_on_its_own():
     lines = bench.bench_table_six(quick=True)
-    assert "6 players" in lines[0] and re.search(r"worst action [\d,]+ ms \(.+; goal: under 500 ms\)", lines[-1])
-    kinds = [line.split("median")[0].strip() for line in lines[1:-1]]
+    assert "6 players" in lines[0]
+    worst = [line for line in lines if re.search(r"worst kernel action [\d,]+ ms \(.+; goal: under 500 ms\)", line)]
+    assert len(worst) == 2 and "before" in worst[0] and "now" in worst[1], lines
+    assert re.search(r"longest job of the counting thread [\d,]+ ms \(the knowledge panel's count|a greedy", lines[-1])
+    kinds = [line.split("median")[0].strip() for line in lines if "median" in line]
     assert "knowledge panel" in kinds and any(k.startswith("one bot ask (") for k in kinds), lines
+    assert "counting thread: the knowledge panel's count" in kinds, lines

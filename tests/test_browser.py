@@ -460,6 +460,44 @@ def test_after_a_click_the_knowledge_panel_says_counting_then_fills_in(page, lab
     table.screenshot(path=str(kit.parent / "panel-filled.png"))
 
 
+HELD_COUNT_CELL = (
+    "import threading\n"
+    "from gofish_teach.probability import exact\n"
+    "from gofish_teach.widgets import Table\n"
+    "table = Table('pond', opponents=['memory', 'random', 'greedy'], seed=7, knowledge=True)\n"
+    "gate, real = threading.Event(), exact._world_counts\n"
+    "def held(*args):  # every count from now on waits until the kernel has handled the Hint click\n"
+    "    assert gate.wait(120)\n"
+    "    return real(*args)\n"
+    "exact._world_counts = held\n"
+    "table.hint_toggle.observe(lambda change: gate.set(), 'value')\n"
+    "table")
+
+
+@pytest.mark.slow
+def test_while_the_panel_counts_the_kernel_answers_clicks(page, lab, kit):
+    """The panel's exact count runs in a thread of its own: a click made while it runs is handled at once.
+    The cell holds every count until the kernel has handled a click on "Hint"; were the count on the
+    kernel's own loop, that click would wait behind it and the panel would never fill in."""
+    open_notebook(page, lab, scratch(kit, "held.ipynb", HELD_COUNT_CELL))
+    run_all(page)
+    no_traceback(page)
+    table = page.locator(".gf-table").first
+    table.scroll_into_view_if_needed()
+    table.locator("button.gf-rank-3").click()
+    wait_kernel(page)
+    table.locator("button.gf-ask-1").click()  # this deal: West says "Go Fish!" to 3s
+    page.wait_for_selector(".gf-table .gf-status:has-text('Go Fish')")
+    page.wait_for_function(PANEL_COUNTING)
+    table.get_by_role("button", name="Hint", exact=True).click()
+    page.wait_for_selector(".gf-table .gf-hintbox", timeout=30_000)  # the click answered while counting
+    page.wait_for_function(f"() => !({PANEL_COUNTING})() && document.querySelector('.gf-table .gf-heat')",
+                           timeout=60_000)
+    wait_idle(page, 60)
+    assert not table.locator(".gf-oops").count() and "could not count" not in table.inner_text()
+    no_traceback(page)
+
+
 # ---------------------------------------------------------------------- the Explorer and the Lab
 EXPLORER_CELL = ("from gofish_teach.widgets import Explorer\n"
                  "impossible = Explorer()\nimpossible.asked.value = True\nimpossible.go_fish.value = True\nimpossible")

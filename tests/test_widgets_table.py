@@ -650,7 +650,7 @@ def test_in_a_kernel_each_bot_ask_leaves_the_panels_count_to_an_event_of_its_own
     in_the_page = [False]
     monkeypatch.setattr(table_module, "_clicked_in_the_page", lambda: in_the_page[0])
     counted_at, count = [], table._count
-    monkeypatch.setattr(table, "_count", lambda: (counted_at.append(table.match.game.n_asks), count()))
+    monkeypatch.setattr(table, "_count", lambda loop=None: (counted_at.append(table.match.game.n_asks), count(loop)))
 
     async def a_turn_from_the_page():
         in_the_page[0] = True
@@ -669,3 +669,139 @@ def test_in_a_kernel_each_bot_ask_leaves_the_panels_count_to_an_event_of_its_own
     check(table)
     assert table.match.game.n_asks > asks and set(range(asks, table.match.game.n_asks + 1)) <= set(counted_at)
     assert (table.heatmap.value, table.bars.value) == full_panel(table)
+
+
+# ---------------------------------------------------------------------- the counting thread
+def threaded(seed=7, opponents=("memory", "random", "greedy"), **kwargs):
+    """Like :func:`chained`, with the loop standing for the counting thread too (each job an item of its own)."""
+    table = Table("pond", opponents=list(opponents), seed=seed, step=True, **kwargs)
+    table.loop = HandLoop(background=True)
+    table.step_toggle.value = False
+    return table
+
+
+def exact_counts_made(monkeypatch):
+    """Record each exact count made (its story's seats), wherever it is asked for."""
+    from gofish_teach.probability import exact
+
+    real, made = exact._world_counts, []
+
+    def counting(story, *args):
+        made.append(tuple(story.seats))
+        return real(story, *args)
+
+    monkeypatch.setattr(exact, "_world_counts", counting)
+    exact.forget()
+    return made
+
+
+def test_with_a_counting_thread_no_event_of_the_loop_counts_and_the_game_is_the_same(monkeypatch):
+    """The panel's count and each greedy bot's count run as jobs of the counting thread; the events on the
+    kernel's loop (your clicks, each bot ask, the panel's filling in) make none, and the game played is the
+    one played without the thread."""
+    made = exact_counts_made(monkeypatch)
+    games = {}
+    for background in (False, True):
+        table = (threaded if background else chained)(seed=3, opponents=("greedy", "random", "greedy"),
+                                                      knowledge=True, hints=True)
+        rng, jobs = np.random.default_rng(3), set()
+        for _ in range(4000):
+            if table.match.game.is_over and table.waiting_for_you is None and not table.loop.waiting:
+                break
+            waiting = table.loop.waiting
+            made.clear()
+            if waiting:
+                job = waiting[0].what
+                table.loop.run_one()
+                if background and job is None:
+                    assert made == [], "an event of the loop made an exact count"
+                jobs.add(job)
+            else:
+                act(table, rng)
+                assert made == [] or not background
+            check(table)
+            assert "could not count" not in table.heatmap.value
+        assert table.match.game.is_over
+        if background:
+            assert jobs == {None, "the knowledge panel's count", "a greedy bot's count"}
+            assert "Counting…" not in table.heatmap.value + table.hint.value
+        games[background] = table.match.game.to_json()
+    assert games[True] == games[False]
+
+
+def test_the_game_moving_on_while_the_thread_counts_never_shows_the_old_count(monkeypatch):
+    table = threaded(seed=7, knowledge=True)
+    while table.loop.run_one():
+        pass
+    counted = counting_posterior(monkeypatch)
+    a_learner_ask(table)
+    table.loop.run_one()  # the panel's event: it sends the count to the thread ...
+    assert table.panel_counting and table.loop.waiting[0].what == "the knowledge panel's count" and counted == []
+    table.step_toggle.value = True  # (stop the bots, to look at one state)
+    table.new_button.click()  # ... and the game moves on before the count is done
+    assert "Counting…" in table.heatmap.value
+    assert not [h for h in table.loop.waiting if h is table._count_handle]  # the running count looks again when done
+    while table.loop.run_one():
+        pass
+    assert counted[-1] == tuple(table._shown_view().events) and len(counted) == 2
+    assert (table.heatmap.value, table.bars.value) == full_panel(table) and not table.panel_counting
+
+
+def test_a_failing_count_in_the_thread_is_a_note_in_the_panel(monkeypatch):
+    table = threaded(seed=7, knowledge=True)
+    while table.loop.run_one():
+        pass
+    counting_posterior(monkeypatch, fail=RuntimeError("no memory left"))
+    a_learner_ask(table)
+    while table.loop.run_one():
+        if not table.panel_counting and table.bots_playing is False:
+            break
+    assert "could not count this moment: RuntimeError: no memory left" in table.heatmap.value
+    assert "Traceback" not in table.heatmap.value + table.message.value
+
+
+def test_in_a_kernel_the_counts_run_off_the_loop_which_stays_free_for_clicks(monkeypatch):
+    """On a real asyncio loop every exact count runs in the counting thread; while one runs (held until the
+    loop has handled a click), the loop handles the click."""
+    import asyncio
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from gofish_teach.probability import exact
+    from gofish_teach.widgets import table as table_module
+
+    real, threads, clicked = exact._world_counts, [], threading.Event()
+
+    def counting(story, *args):
+        threads.append(threading.current_thread().name)
+        assert clicked.wait(timeout=60), "the loop never handled the click"
+        return real(story, *args)
+
+    monkeypatch.setattr(exact, "_world_counts", counting)
+    exact.forget()
+    table = Table("pond", opponents=["greedy", "random", "greedy"], seed=7, knowledge=True)
+    table.bot_pause = 0.001
+    in_the_page = [False]
+    monkeypatch.setattr(table_module, "_clicked_in_the_page", lambda: in_the_page[0])
+    threads.clear()
+
+    async def a_turn_from_the_page():
+        in_the_page[0] = True
+        loop_thread = threading.current_thread().name
+        rng = np.random.default_rng(2)
+        while table.waiting_for_you is not None:
+            act(table, rng)
+            await asyncio.sleep(0.001)
+        while not threads:  # a count has started in the thread ...
+            await asyncio.sleep(0.001)
+        table.hint_toggle.value = True  # ... and a click is handled while it runs
+        clicked.set()
+        while table.bots_playing or table.panel_counting:
+            await asyncio.sleep(0.001)
+        return loop_thread
+
+    with ThreadPoolExecutor(1) as thread:
+        loop_thread = thread.submit(asyncio.run, a_turn_from_the_page()).result(timeout=300)
+    check(table)
+    assert threads and loop_thread not in threads and set(threads) == {threads[0]}
+    assert "Counting…" not in table.heatmap.value and "could not count" not in table.heatmap.value

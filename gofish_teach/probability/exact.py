@@ -12,6 +12,7 @@ then falls back to a flagged Monte Carlo estimate.
 """
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from math import lgamma, log
@@ -125,21 +126,30 @@ class Memory:
             remembered prefix of its own operations.
         hands: hands' matrix forms (:class:`~.hands.Hand`), or the :class:`TooBig` a hand
             raised; most hands do not change between two asks.
+        counts: whole answers (:class:`Counts`, or the :class:`TooBig` raised), by story: the
+            table's thread counts a bot's view before its turn, and the bot then finds it here.
         keep_cases: a state with more cases than this is not remembered (not worth its memory).
     """
 
-    def __init__(self, size: int = 48, keep_cases: int = 50_000):
+    def __init__(self, size: int = 48, keep_cases: int = 50_000, answers: int = 16):
         self.followed = Recent(size)
         self.hands = Recent(size)
+        self.counts = Recent(answers)
         self.keep_cases = keep_cases
 
     def clear(self) -> None:
         self.followed.clear()
         self.hands.clear()
+        self.counts.clear()
 
 
 #: The one :class:`Memory` of this process.
 MEMORY = Memory()
+
+#: Held while anything reads or changes :data:`MEMORY`: the table counts in a thread of its own
+#: (so the kernel stays free for clicks) while a cell or a bot may count too, and an ordered dict
+#: changed by one thread while another walks it fails. Counts are made one at a time.
+COUNTING = threading.RLock()
 
 
 def forget() -> None:
@@ -203,7 +213,8 @@ def _as_hand(seat, ops, cases, caps, n_ranks, book_size, primes, order) -> Hand:
 
 def hand_cases(story: Story, seat: int, n_ranks: int, book_size: int) -> Cases:
     """One hidden hand's cases with float weights: its own history only (for sampling)."""
-    return _follow(story.ops[seat], n_ranks, book_size)
+    with COUNTING:
+        return _follow(story.ops[seat], n_ranks, book_size)
 
 
 def exchangeable(story: Story) -> list[int]:
@@ -251,9 +262,36 @@ def one_blas_thread():
 
 
 def world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
-    """Exact counts of the worlds behind ``story``, by place, rank and count."""
-    with one_blas_thread():
-        return _world_counts(story, n_ranks, book_size)
+    """Exact counts of the worlds behind ``story``, by place, rank and count; a story counted
+    lately (under the same :data:`LIMITS`) is answered from :data:`MEMORY`: the same answer, since
+    the count depends on nothing else."""
+    key = _frozen((LIMITS, n_ranks, book_size, story.seats, [story.ops[q] for q in story.seats], story.unseen,
+                   story.ocean, story.log2_worlds, story.teams))
+    with COUNTING:
+        known = MEMORY.counts.get(key)
+        if known is None:
+            try:
+                with one_blas_thread():
+                    known = _world_counts(story, n_ranks, book_size)
+            except TooBig as why:
+                known = why
+            MEMORY.counts.put(key, known)
+    if isinstance(known, TooBig):
+        raise TooBig(*known.args)
+    return known
+
+
+def _frozen(value):
+    """``value`` with its lists (and dicts) made tuples, to serve as a key.
+
+    >>> _frozen([1, [2, (3, [4])], {"a": [5]}])
+    (1, (2, (3, (4,))), (('a', (5,)),))
+    """
+    if isinstance(value, dict):
+        return tuple((k, _frozen(v)) for k, v in sorted(value.items()))
+    if isinstance(value, (list, tuple)) and type(value) in (list, tuple):
+        return tuple(_frozen(v) for v in value)
+    return value
 
 
 def _world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:

@@ -16,6 +16,7 @@ all at once within your click, whose time includes theirs and the panel's.
 """
 from __future__ import annotations
 
+import concurrent.futures
 import time
 
 import numpy as np
@@ -38,21 +39,52 @@ class HandLoop:
     count
     ask
     (True, True, True, False, 0.5)
+
+    With ``background=True`` it also stands for the table's counting thread: work sent there
+    (:meth:`run_in_background`) is an item of its own, run and timed by :meth:`run_one` like the
+    others (its handle's ``what`` says what it is), after which its result comes back as an event.
+
+    >>> loop = HandLoop(background=True)
+    >>> job = loop.run_in_background(lambda: 6 * 7, lambda f: print("back:", f.result()), "a count")
+    >>> job.what, loop.run_one(), loop.run_one()
+    back: 42
+    ('a count', True, True)
     """
 
     class Handle:
-        def __init__(self, when: float, delay: float, callback):
+        def __init__(self, when: float, delay: float, callback, what: str | None = None):
             self.when, self.delay, self.callback, self.cancelled = when, delay, callback, False
+            self.what = what  # set for work of the counting thread
+            self.back = None  # set for the event that brings that work's result back
 
         def cancel(self) -> None:
             self.cancelled = True
 
-    def __init__(self):
+    def __init__(self, background: bool = False):
         self.queue: list[HandLoop.Handle] = []
         self.time = 0.0
+        self.background = background
 
     def call_later(self, delay: float, callback) -> Handle:
         handle = HandLoop.Handle(self.time + delay, delay, callback)
+        self.queue.append(handle)
+        return handle
+
+    def run_in_background(self, work, then, what: str):
+        """``work()`` as an item of its own, then ``then(future)`` as the next event; ``None`` without
+        ``background`` (the table then works within its own event, as on a plain loop)."""
+        if not self.background:
+            return None
+
+        def run():
+            future = concurrent.futures.Future()
+            try:
+                future.set_result(work())
+            except Exception as e:
+                future.set_exception(e)
+            self.call_later(0, lambda: then(future)).back = what
+
+        handle = HandLoop.Handle(self.time, 0, run, what)
         self.queue.append(handle)
         return handle
 
@@ -75,11 +107,20 @@ class HandLoop:
 
 def learner_actions(games: int = 3, seed: int = 0, rules="pond", opponents=("memory", "random", "greedy"),
                     knowledge: bool = False, max_actions: int = 10_000, one_by_one: bool = True,
-                    clock=time.perf_counter) -> dict[str, list[float]]:
+                    clock=time.perf_counter, background: bool = False) -> dict[str, list[float]]:
     """Seconds taken by each action at the table over ``games`` games, by kind (see :data:`ACTIONS`);
     one bot ask is listed by strategy, e.g. ``"one bot ask (greedy)"``. ``one_by_one=False``: the bots
     play all at once within your ask or draw (as outside a kernel), so none is listed on its own.
-    ``clock``: wall clock by default; ``time.process_time`` leaves out the wait for a busy machine's cores."""
+    ``background=True``: the exact counts run as jobs of the counting thread, as in a kernel, each
+    listed as ``"counting thread: ..."`` (not the kernel's time: the wait for the panel to fill in,
+    or for a greedy bot to ask), and the event that brings each back as ``"back from the thread: ..."``.
+    ``clock``: wall clock by default; ``time.process_time`` leaves out the wait for a busy machine's cores.
+
+    >>> times = learner_actions(games=1, seed=3, opponents=("greedy",), knowledge=True, max_actions=20, background=True)
+    >>> sorted(a for a in times if "thread" in a)  # doctest: +NORMALIZE_WHITESPACE
+    ["back from the thread: a greedy bot's count", "back from the thread: the knowledge panel's count",
+     "counting thread: a greedy bot's count", "counting thread: the knowledge panel's count"]
+    """
     from .table import Table
 
     times: dict[str, list[float]] = {action: [] for action in ACTIONS if action not in ("one bot ask", "knowledge panel")}
@@ -91,14 +132,19 @@ def learner_actions(games: int = 3, seed: int = 0, rules="pond", opponents=("mem
 
     for g in range(games):
         table = Table(rules, opponents=list(opponents), seed=seed + g, knowledge=knowledge)  # you ask first
-        loop = table.loop = HandLoop() if one_by_one else None
+        loop = table.loop = HandLoop(background=background) if one_by_one else None
         if not one_by_one:
             table.bot_pause = None
         rng = np.random.default_rng(seed + g)
         for _ in range(max_actions):
             waiting = table.waiting_for_you
             if loop is not None and loop.waiting:
-                if loop.waiting[0] is table._count_handle:
+                head = loop.waiting[0]
+                if head.what is not None:
+                    timed(f"counting thread: {head.what}", loop.run_one)
+                elif head.back is not None:
+                    timed(f"back from the thread: {head.back}", loop.run_one)
+                elif head is table._count_handle:
                     timed("knowledge panel", loop.run_one)
                 else:
                     timed(f"one bot ask ({table.match.strategy_of(table.match.bot_to_move)})", loop.run_one)

@@ -37,6 +37,7 @@ table, never a traceback, and the game is unchanged.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 from collections import OrderedDict
 from html import escape
 from typing import Sequence
@@ -75,6 +76,36 @@ COUNTING = ('<div class="gf-heatmap"><h4>Who holds what? P(holds at least one), 
             '<div class="gf-note gf-counting">Counting… the exact chances for this moment of the game appear here shortly.</div></div>')
 COUNTING_HINT = ('<div class="gf-hintbox"><h4>Hint: what would a bot ask?</h4>'
                  '<div class="gf-note gf-counting">Counting… the hint follows the knowledge panel\'s count.</div></div>')
+
+
+_THREAD: concurrent.futures.ThreadPoolExecutor | None = None
+
+
+def _off_the_loop(loop, work, then, what: str):
+    """Run ``work()`` off ``loop``'s thread, then ``then(future)`` on the loop as an event of its own.
+
+    On a kernel's asyncio loop the work runs in the tables' one counting thread, so a multi-second
+    exact count leaves the kernel free for clicks; a loop that runs background work its own way
+    (``run_in_background``, e.g. :class:`~._bench.HandLoop` with ``background=True``) does so, with
+    ``what`` saying what the work is. Returns a handle while the work runs, or ``None`` when the loop
+    can do neither (the caller then works within its own event).
+    """
+    global _THREAD
+    own = getattr(loop, "run_in_background", None)
+    if own is not None:
+        return own(work, then, what)
+    if not isinstance(loop, asyncio.AbstractEventLoop):
+        return None
+    if _THREAD is None:
+        _THREAD = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="gofish-count")
+
+    def in_thread():
+        with one_blas_thread():
+            return work()
+
+    future = _THREAD.submit(in_thread)
+    future.add_done_callback(lambda f: loop.call_soon_threadsafe(then, f))
+    return future
 
 
 def _while_counting(heatmap: str, bars: str) -> tuple[str, str]:
@@ -277,6 +308,10 @@ class Table(Placeheld, widgets.VBox):
         self._chain_loop = None
         self._chain_asks = 0
         self._count_handle = None   # the panel's count, scheduled on a loop after a click in the page (see _render_knowledge)
+        self._count_job = None      # ... and running in the counting thread (see _count)
+        self._think_job = None      # a greedy bot's count running in the counting thread before its ask
+        self._thought = None        # the state and seat that count was for
+        self._bot_turn = 0          # only the latest scheduled bot ask may play (see _schedule_bot)
         self._running_on = None     # the chain's loop while one of its bot asks runs (see _event_loop)
         self._beliefs: OrderedDict = OrderedDict()  # the panel's answers by state shown (see _remembered)
         self._facts: OrderedDict = OrderedDict()
@@ -602,17 +637,22 @@ class Table(Placeheld, widgets.VBox):
         self._chain_loop, self._chain_asks = loop, 0
         self._schedule_bot()
 
-    def _schedule_bot(self) -> None:
-        chain, ask = self._chain, self._handler(self._bot_ask, quiet=True)
+    def _schedule_bot(self, pause: float | None = None) -> None:
+        self._bot_turn += 1
+        chain, turn, ask = self._chain, self._bot_turn, self._handler(self._bot_ask, quiet=True)
 
         def later():
-            if chain != self._chain:  # stopped since: this ask was for another game, or another moment
+            if chain != self._chain or turn != self._bot_turn:  # stopped since, or scheduled again since
+                return
+            if self._think_job is not None:  # a bot's count in the thread: when done it schedules the ask
                 return
             if self._busy:  # never in one thread; should it happen, the ask waits its turn
                 self._schedule_bot()
                 return
-            if self._count_handle is not None:  # the panel's count for the table shown comes first (it then
-                self._schedule_bot()             # schedules this ask again, a pause after the filled panel)
+            if self.panel_counting:  # the panel's count for the table shown comes first (it then
+                self._schedule_bot()  # schedules this ask again, a pause after the filled panel)
+                return
+            if self._think_first():
                 return
             self._chain_handle = None
             self._running_on = self._chain_loop
@@ -621,7 +661,31 @@ class Table(Placeheld, widgets.VBox):
             finally:
                 self._running_on = None
 
-        self._chain_handle = self._chain_loop.call_later(self.bot_pause or 0, later)
+        self._chain_handle = self._chain_loop.call_later(self.bot_pause or 0 if pause is None else pause, later)
+
+    def _think_first(self) -> bool:
+        """Before a ``greedy`` bot's ask: its exact count in the counting thread, remembered there
+        (:data:`~gofish_teach.probability.exact.MEMORY`), so that the ask, an event on the kernel's loop,
+        finds it and takes no time; True while that count runs (the ask is scheduled when it is done)."""
+        seat = self.match.bot_to_move
+        if seat is None or self.match.strategy_of(seat) != "greedy" or self.match.rules.specific_card:
+            return False
+        state = self._key() + (seat,)
+        if self._thought == state:
+            return False
+        from ..probability import posterior
+
+        view, chain = self.match.game.view(seat), self._chain
+
+        def done(_future):  # a failure shows when the bot asks, as it would without the thread
+            self._think_job = None
+            if chain == self._chain:
+                self._thought = state
+            if self._chain_handle is not None:  # this chain, or one started since, which waited for this
+                self._schedule_bot(pause=0)
+
+        self._think_job = _off_the_loop(self._chain_loop, lambda: posterior(view), done, "a greedy bot's count")
+        return self._think_job is not None
 
     def _bot_ask(self) -> None:
         """One bot ask of the chain; the next is scheduled while a bot is still to ask."""
@@ -635,13 +699,15 @@ class Table(Placeheld, widgets.VBox):
     # ------------------------------------------------------------------ the panel's count
     @property
     def panel_counting(self) -> bool:
-        """True while the knowledge panel shows "Counting…" and its count is scheduled, an event of its own."""
-        return self._count_handle is not None
+        """True while the knowledge panel shows "Counting…": its count is scheduled, an event of its own,
+        or running in the counting thread."""
+        return self._count_handle is not None or self._count_job is not None
 
     def _schedule_count(self, loop) -> None:
         """The panel's count as the next event on ``loop``. When it runs it counts the state the table then
-        shows (the game may have moved on since), so one scheduled count is enough."""
-        if self._count_handle is not None:
+        shows (the game may have moved on since), so one scheduled count is enough; while one runs in the
+        counting thread, that count looks again when it is done."""
+        if self.panel_counting:
             return
 
         def later():
@@ -649,22 +715,66 @@ class Table(Placeheld, widgets.VBox):
             if self._busy:  # never in one thread; should it happen, the count waits its turn
                 self._schedule_count(loop)
                 return
-            self._count()
+            self._count(loop)
 
         self._count_handle = loop.call_later(0, later)
 
-    def _count(self) -> None:
-        """The panel's event: count and fill in the heatmap, the bars and the hint; a failure is the panel's note."""
+    def _count(self, loop=None) -> None:
+        """The panel's event: count and fill in the heatmap, the bars and the hint; a failure is the panel's note.
+        On a kernel's loop the count runs in the counting thread and :meth:`_counted` fills the panel in."""
+        key, view = self._key(), self._shown_view()
+        belief, facts = self._counts_needed()
+        belief, facts = belief and key not in self._beliefs, facts and key not in self._facts
+
+        def work():
+            return (_belief_of(view) if belief else None), (_facts_of(view) if facts else None)
+
+        if loop is not None and (belief or facts):
+            self._count_job = _off_the_loop(loop, work, lambda future: self._counted(loop, key, future),
+                                            "the knowledge panel's count")
+            if self._count_job is not None:
+                return
         self._busy = True
         try:
             with one_blas_thread():
-                self._render_knowledge(self._shown_view(), self._my_turn(), count=True)
+                self._render_knowledge(view, self._my_turn(), count=True)
         except Exception as e:  # never a traceback in the panel
-            note = f'<div class="gf-note">The knowledge panel could not count this moment: {escape(f"{type(e).__name__}: {e}", quote=False)}</div>'
-            self.heatmap.value, self.bars.value = note, ""
-            self.hint.value = note
+            self._cannot_count(e)
         finally:
             self._busy = False
+        self._bots_after_the_panel()
+
+    def _counted(self, loop, key, future) -> None:
+        """The counting thread is done with the panel's count for state ``key``: remember it, and fill in
+        the panel if the table still shows that state, else count the state it shows now."""
+        self._count_job = None
+        self._busy = True
+        try:
+            belief, facts = future.result()
+            if belief is not None:
+                self._remember(self._beliefs, key, belief)
+            if facts is not None:
+                self._remember(self._facts, key, facts)
+            if self._counts_to_make(*self._counts_needed()):  # the game moved on (Undo, a new game) meanwhile
+                self._schedule_count(loop)
+            else:
+                with one_blas_thread():
+                    self._render_knowledge(self._shown_view(), self._my_turn(), count=True)
+        except Exception as e:  # never a traceback in the panel
+            if key == self._key():
+                self._cannot_count(e)
+        finally:
+            self._busy = False
+        if not self.panel_counting:
+            self._bots_after_the_panel()
+
+    def _cannot_count(self, error: Exception) -> None:
+        note = ('<div class="gf-note">The knowledge panel could not count this moment: '
+                f'{escape(f"{type(error).__name__}: {error}", quote=False)}</div>')
+        self.heatmap.value, self.bars.value = note, ""
+        self.hint.value = note
+
+    def _bots_after_the_panel(self) -> None:
         if self._chain_handle is not None:  # the bots' next ask: a pause after the filled panel, time to read both
             self._chain_handle.cancel()
             self._schedule_bot()
@@ -878,6 +988,11 @@ class Table(Placeheld, widgets.VBox):
         when = "The game is over." if self.match.game.is_over else "Hints appear when it is your turn to ask."
         return f'<div class="gf-hintbox"><h4>Hint</h4>{when}</div>'
 
+    def _counts_needed(self) -> tuple[bool, bool]:
+        """Whether the panel and the hint, as they are set now, need the posterior and the stated facts."""
+        show, hints = self.knowledge_toggle.value, self.hint_toggle.value
+        return show or (hints and self._my_turn()), show and self.facts_toggle.value
+
     def _counts_to_make(self, belief: bool, facts: bool) -> bool:
         """True when the state shown needs a count (the posterior, the stated facts) not remembered."""
         key = self._key()
@@ -894,31 +1009,43 @@ class Table(Placeheld, widgets.VBox):
         if key in answers:
             answers.move_to_end(key)
         else:
-            answers[key] = compute()
-            if len(answers) > REMEMBERED:
-                answers.popitem(last=False)
+            self._remember(answers, key, compute())
         return answers[key]
+
+    @staticmethod
+    def _remember(answers: OrderedDict, key, answer) -> None:
+        answers[key] = answer
+        answers.move_to_end(key)
+        if len(answers) > REMEMBERED:
+            answers.popitem(last=False)
 
     def _belief_for(self, view):
         """The exact posterior for what the table shows, or ``None`` and why not."""
-        from ..probability import posterior
-
-        def compute():
-            try:
-                return posterior(view), None
-            except ValueError as e:  # specific-card rules: the panel is about ranks
-                return None, f"The knowledge panel is about ranks: {e}"
-        return self._remembered(self._beliefs, compute)
+        return self._remembered(self._beliefs, lambda: _belief_of(view))
 
     def _facts_for(self, view):
-        from ..probability import Facts
-
-        def compute():
-            try:
-                return Facts.from_view(view), None
-            except ValueError as e:
-                return None, f"Stated facts cannot describe this view: {e}"
-        return self._remembered(self._facts, compute)
+        return self._remembered(self._facts, lambda: _facts_of(view))
 
     def __repr__(self) -> str:
         return f"Table({_rules_code(self.match.rules)}, opponents={self._opponents!r}, seed={self.match.seed})"
+
+
+def _belief_of(view):
+    """The exact posterior for ``view`` and ``None``, or ``None`` and why there is none (a pure function of
+    the view: the counting thread runs it)."""
+    from ..probability import posterior
+
+    try:
+        return posterior(view), None
+    except ValueError as e:  # specific-card rules: the panel is about ranks
+        return None, f"The knowledge panel is about ranks: {e}"
+
+
+def _facts_of(view):
+    """The stated-facts answer for ``view`` and ``None``, or ``None`` and why there is none."""
+    from ..probability import Facts
+
+    try:
+        return Facts.from_view(view), None
+    except ValueError as e:
+        return None, f"Stated facts cannot describe this view: {e}"
