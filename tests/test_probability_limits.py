@@ -76,6 +76,74 @@ def test_memory_keeps_at_most_its_size_and_forgets_on_request():
     assert len(exact.MEMORY.followed) == len(exact.MEMORY.hands) == 0
 
 
+def test_a_story_counted_lately_is_answered_from_memory_with_the_same_counts(monkeypatch):
+    game, rng = Game(Rules.preset("pond"), 4, seed=2), np.random.default_rng(2)
+    from gofish_teach.strategies import random as random_ask
+
+    for _ in range(8):
+        game.ask(*random_ask(game.view(game.current_player), rng))
+    story = read(game.view(1))
+    exact.forget()
+    first = exact.world_counts(story, 13, 4)
+    made = []
+    monkeypatch.setattr(exact, "_world_counts", lambda *args: made.append(args))
+    again = exact.world_counts(read(game.view(1)), 13, 4)  # the same story, read again
+    assert made == [] and (again.total, again.seats, again.ocean) == (first.total, first.seats, first.ocean)
+    with monkeypatch.context() as m:  # other limits: counted again (it might not fit them)
+        m.setitem(exact.LIMITS, "joint", exact.LIMITS["joint"] - 1)
+        exact.world_counts(story, 13, 4)
+    exact.forget()
+    exact.world_counts(story, 13, 4)  # forgotten: counted again
+    assert len(made) == 2
+
+
+def test_a_count_in_another_thread_waits_for_the_one_running_and_both_are_exact(monkeypatch):
+    """The table counts in a thread of its own while a cell may count too, and the memory both use is
+    not safe to change from two threads at once: the second count starts only once the first is done
+    (were it not held back, it would start within the half second given), and each answer is the one
+    counted alone."""
+    import threading
+    from gofish_teach.strategies import random as random_ask
+
+    game, rng = Game(Rules.preset("pond"), 5, seed=1), np.random.default_rng(1)
+    stories = []
+    while len(stories) < 2:
+        game.ask(*random_ask(game.view(game.current_player), rng))
+        if game.n_asks in (6, 9):
+            stories.append(read(game.view(game.current_player)))
+    exact.forget()
+    alone = [exact.world_counts(s, 13, 4) for s in stories]
+    exact.forget()
+    real, order, started, release = exact._world_counts, [], threading.Event(), threading.Event()
+
+    def held(story, *args):
+        me = threading.current_thread().name
+        order.append(("start", me))
+        if me == "first":
+            started.set()
+            assert release.wait(60)
+        counts = real(story, *args)
+        order.append(("end", me))
+        return counts
+
+    monkeypatch.setattr(exact, "_world_counts", held)
+    answers = {}
+    threads = [threading.Thread(target=lambda s=s, k=k: answers.__setitem__(k, exact.world_counts(s, 13, 4)), name=k)
+               for s, k in zip(stories, ("first", "second"))]
+    threads[0].start()
+    assert started.wait(60)
+    threads[1].start()
+    threads[1].join(timeout=0.5)
+    assert threads[1].is_alive() and order == [("start", "first")]
+    release.set()
+    for t in threads:
+        t.join(timeout=120)
+    assert order == [("start", "first"), ("end", "first"), ("start", "second"), ("end", "second")]
+    for k, a in zip(("first", "second"), alone):
+        assert (answers[k].total, answers[k].seats, answers[k].ocean) == (a.total, a.seats, a.ocean)
+    exact.forget()
+
+
 def test_a_hand_too_big_to_join_is_remembered_as_too_big(monkeypatch):
     view = Game(Rules.preset("pond"), 3, seed=0).view(0)
     exact.forget()
