@@ -276,3 +276,23 @@ def test_an_order_too_wide_is_given_up_before_every_hand_is_built(monkeypatch):
     counted = exact.world_counts(story, 13, 4)  # reusing what was remembered
     assert (counted.total, counted.seats, counted.ocean) == (unlimited.total, unlimited.seats, unlimited.ocean)
     exact.forget()
+
+
+def test_a_sampled_answer_is_remembered_and_each_caller_gets_its_own_copy(monkeypatch):
+    """Where the count is too big, ``posterior`` samples; the same view (and sampling arguments) asked
+    again, e.g. by a greedy bot after the table's thread asked for it, gets the same answer unsampled."""
+    import gofish_teach.probability as probability
+
+    view = Game(Rules.preset("pond"), 4, seed=0).view(0)
+    exact.forget()
+    monkeypatch.setitem(exact.LIMITS, "joint", 1)
+    real, runs = probability.sample_hands, []
+    monkeypatch.setattr(probability, "sample_hands", lambda *a, **k: runs.append(a) or real(*a, **k))
+    first = posterior(view, samples=400)
+    first.seats[1]["A"] = {0: 1}  # what a caller does to its answer ...
+    second = posterior(view, samples=400)
+    assert len(runs) == 1 and not second.exact and second.seats[1]["A"] != {0: 1}  # ... stays with it
+    assert posterior(view, samples=400).table() == second.table()
+    posterior(view, samples=400, seed=1)  # other sampling arguments: sampled again
+    assert len(runs) == 2
+    exact.forget()

@@ -27,10 +27,11 @@ That is a shade under the textbook ``1 - C(43,5)/C(47,5) = 4429/11891`` (0.37247
 """
 from __future__ import annotations
 
+import copy
 from fractions import Fraction
 
 from .answers import OCEAN, Belief, Table, from_counts
-from .exact import TooBig, one_blas_thread, world_counts
+from .exact import COUNTING, MEMORY, TooBig, one_blas_thread, story_key, world_counts
 from .facts import Facts
 from .history import NotExact, read
 from .montecarlo import sample_hands, whole
@@ -58,8 +59,17 @@ def posterior(view, *, fallback: bool = True, samples: int = 4_000, seed: int = 
     except TooBig as why:
         if not fallback:
             raise NotExact(str(why)) from None
-        with one_blas_thread():  # many small products here too
-            return sample_hands(view, story, samples=samples, seed=seed, reason=str(why))
+        # remembered like the counts: the table's thread samples a bot's view just before its ask
+        key = (story_key(story, len(view.ranks), view.rules.book_size), view.rules, view.player,
+               tuple(view.ranks), tuple(view.counts.items()), view.ocean_size, samples, seed)
+        with COUNTING:
+            sampled = MEMORY.sampled.get(key)
+        if sampled is None:
+            with one_blas_thread():  # many small products here too
+                sampled = sample_hands(view, story, samples=samples, seed=seed, reason=str(why))
+            with COUNTING:
+                MEMORY.sampled.put(key, sampled)
+        return copy.deepcopy(sampled)  # a Belief holds dicts: what a caller does to its copy stays there
     known = {view.player: view.counts}
     return from_counts(counts, view.ranks, story.seats, story.unseen, story.ocean, known)
 

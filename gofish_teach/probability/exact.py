@@ -128,6 +128,8 @@ class Memory:
             raised; most hands do not change between two asks.
         counts: whole answers (:class:`Counts`, or the :class:`TooBig` raised), by story: the
             table's thread counts a bot's view before its turn, and the bot then finds it here.
+        sampled: the sampled answers :func:`~gofish_teach.probability.posterior` gave where the
+            count was too big, by story, viewer's hand and sampling arguments (the same reason).
         keep_cases: a state with more cases than this is not remembered (not worth its memory).
     """
 
@@ -135,12 +137,14 @@ class Memory:
         self.followed = Recent(size)
         self.hands = Recent(size)
         self.counts = Recent(answers)
+        self.sampled = Recent(answers)
         self.keep_cases = keep_cases
 
     def clear(self) -> None:
         self.followed.clear()
         self.hands.clear()
         self.counts.clear()
+        self.sampled.clear()
 
 
 #: The one :class:`Memory` of this process.
@@ -265,8 +269,7 @@ def world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
     """Exact counts of the worlds behind ``story``, by place, rank and count; a story counted
     lately (under the same :data:`LIMITS`) is answered from :data:`MEMORY`: the same answer, since
     the count depends on nothing else."""
-    key = _frozen((LIMITS, n_ranks, book_size, story.seats, [story.ops[q] for q in story.seats], story.unseen,
-                   story.ocean, story.log2_worlds, story.teams))
+    key = story_key(story, n_ranks, book_size)
     with COUNTING:
         known = MEMORY.counts.get(key)
         if known is None:
@@ -279,6 +282,12 @@ def world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
     if isinstance(known, TooBig):
         raise TooBig(*known.args)
     return known
+
+
+def story_key(story: Story, n_ranks: int, book_size: int) -> tuple:
+    """Everything a count of ``story`` depends on (:data:`LIMITS` too), as a key for :data:`MEMORY`."""
+    return _frozen((LIMITS, n_ranks, book_size, story.seats, [story.ops[q] for q in story.seats], story.unseen,
+                    story.ocean, story.log2_worlds, story.teams))
 
 
 def _frozen(value):

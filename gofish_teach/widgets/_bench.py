@@ -147,7 +147,13 @@ def learner_actions(games: int = 3, seed: int = 0, rules="pond", opponents=("mem
                 elif head is table._count_handle:
                     timed("knowledge panel", loop.run_one)
                 else:
-                    timed(f"one bot ask ({table.match.strategy_of(table.match.bot_to_move)})", loop.run_one)
+                    strategy, asks, start = table.match.strategy_of(table.match.bot_to_move), table.match.game.n_asks, clock()
+                    loop.run_one()
+                    took = clock() - start
+                    asked = table.match.game.n_asks != asks or table.match.game.is_over
+                    # a bot's turn whose event only sent its count to the thread is not an ask
+                    times.setdefault(f"one bot ask ({strategy})" if asked else f"a bot's count sent ({strategy})",
+                                     []).append(took)
             elif waiting == "draw":
                 timed("draw", table.ocean.click)
             elif waiting == "ask":

@@ -29,7 +29,10 @@ the ocean's top card, with the stated-facts answer beside it on demand; ``Hint``
 the ``memory`` and ``greedy`` strategies would ask and why. After a click in the page the panel's
 exact count is an event of its own: the table is drawn at once, the panel keeping the chances it
 showed, dimmed under a "Counting…" note, until the count has run (before the next bot ask); a
-state shown before (``Undo``) is remembered and shown at once.
+state shown before (``Undo``) is remembered and shown at once. In a kernel the count itself runs
+in a thread of its own (one for every table), so the kernel answers clicks while it runs (a
+six-player count can take seconds), and so does a ``greedy`` bot's count, made there just before
+its ask.
 
 Only legal choices can be clicked; anything that still goes wrong is a short message in the
 table, never a traceback, and the game is unchanged.
@@ -763,6 +766,8 @@ class Table(Placeheld, widgets.VBox):
         except Exception as e:  # never a traceback in the panel
             if key == self._key():
                 self._cannot_count(e)
+            elif self._counts_to_make(*self._counts_needed()):
+                self._schedule_count(loop)
         finally:
             self._busy = False
         if not self.panel_counting:
