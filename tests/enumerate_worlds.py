@@ -26,6 +26,7 @@ from math import factorial
 
 from gofish_teach import Card, Game, IllegalMove, Rules
 from gofish_teach.cards import SUITS
+from gofish_teach.events import Draw
 from gofish_teach.record import Record
 
 
@@ -157,6 +158,26 @@ def stage_counts(game: Game, viewer: int):
         for r in ranks:
             ocean[r][left[r]] += weight
 
+    def impossible(g, stage, drawn, L):
+        """After an ask (or the deal, ``stage`` 0) that needed an open card: True if the events
+        logged before that card was drawn already differ from the viewer's. Those events are
+        the same for every deck this prefix starts (a card shows in the log first in the
+        ``Draw`` that takes it, and nothing is logged between taking it and that ``Draw``),
+        so then no deck in this subtree plays as the viewer saw, and it need not be walked.
+        ``drawn`` is how many cards were used before the ask (or by the deal's hands), ``L``
+        how many the prefix fixes."""
+        checked = lengths[stage - 1] if stage else 0
+        events = g.events
+        for fixed in range(checked, len(events)):
+            if type(events[fixed]) is Draw:
+                drawn += events[fixed].count
+                if drawn > L:
+                    break
+        else:
+            return False  # no Draw took the open card: nothing is known to be fixed; walk on
+        seen = g.view(viewer).events
+        return [_plain(e) for e in seen[checked:fixed]] != final[checked:fixed]
+
     def node(prefix, done_before, weight, before=None, stage=0):
         """Play on as far as the prefix allows; recurses for more positions.
 
@@ -168,6 +189,8 @@ def stage_counts(game: Game, viewer: int):
         if before is None:
             g = Game(rules, n, deck=deck)
             if len(g.deck) - g.ocean_size > L:
+                if impossible(g, 0, deal * n, L):
+                    return
                 return branch(prefix, done_before, weight)
         else:
             g = copy_game(before)
@@ -175,6 +198,8 @@ def stage_counts(game: Game, viewer: int):
             g.ask(*moves[stage])  # legal: the parent made this very ask from this very state
             stage += 1
             if len(g.deck) - g.ocean_size > L:
+                if impossible(g, stage, len(before.deck) - before.ocean_size, L):
+                    return
                 return branch(prefix, max(done_before, stage - 1), weight, before, stage - 1)
         while True:
             seen = g.view(viewer).events
@@ -194,6 +219,8 @@ def stage_counts(game: Game, viewer: int):
             stage += 1
             if len(g.deck) - g.ocean_size > L:
                 # this ask needed a card the prefix leaves open; the stages so far are recorded
+                if impossible(g, stage, len(before.deck) - before.ocean_size, L):
+                    return
                 return branch(prefix, max(done_before, stage - 1), weight, before, stage - 1)
 
     def branch(prefix, done_before, weight, before=None, stage=0):

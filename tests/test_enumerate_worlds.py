@@ -13,9 +13,11 @@ from gofish_teach import Game, Rules
 from gofish_teach.record import Record
 
 
-def test_a_tiny_game_counted_by_hand():
-    """Two ranks (four Aces, four 2s), one card each. Player 0 holds an Ace, asks player 1 for
-    Aces, is told to go fish and draws a 2.
+TINY = Rules.preset("pond").replace(n_ranks=2, hand_size=1)  # four Aces and four 2s, one card each
+
+
+def test_a_tiny_game_counted_by_hand_go_fish():
+    """Player 0 holds an Ace, asks player 1 for Aces, is told to go fish and draws a 2.
 
     Before the ask player 0 has seen one Ace: the other seven cards (three Aces, four 2s) can
     lie in 7!/(3!4!) = 35 rank orders; player 1's card is an Ace in 6!/(2!4!) = 15 of them (the
@@ -23,10 +25,9 @@ def test_a_tiny_game_counted_by_hand():
     1's card is a 2 (it had no Ace), player 0 holds one of each, and the five cards in the ocean
     (three Aces, two 2s) can lie in 5!/(3!2!) = 10 orders.
     """
-    rules = Rules.preset("pond").replace(n_ranks=2, hand_size=1)
-    game = Game(rules, 2, deck=["A", "2", "2", "A", "A", "2", "A", "2"])
+    game = Game(TINY, 2, deck=["A", "2", "2", "A", "A", "2", "A", "2"])
     game.ask(1, "A")
-    assert game.hand(0) == game.view(0).hand and [c.rank for c in game.hand(0)] == ["A", "2"]
+    assert [c.rank for c in game.hand(0)] == ["A", "2"] and game.current_player == 1
     counts = stage_counts(game, 0)
     assert set(counts) == {0, 1}
     total, seats, ocean = counts[0]
@@ -37,6 +38,25 @@ def test_a_tiny_game_counted_by_hand():
     assert total == 10
     assert seats == {1: {"A": Counter({0: 10}), "2": Counter({1: 10})}}
     assert ocean == {"A": Counter({3: 10}), "2": Counter({2: 10})}
+
+
+def test_a_tiny_game_counted_by_hand_a_give():
+    """Player 0 holds an Ace, asks player 1 for Aces and is given one. (The decks where player 1
+    holds a 2 make it go fish and draw a card the walk leaves open: they are cut off there.)
+
+    Stage 0 is counted as above. After the ask player 1 holds nothing, and the ocean's six
+    cards (two Aces, four 2s) can lie in 6!/(2!4!) = 15 orders.
+    """
+    game = Game(TINY, 2, deck=["A", "A", "2", "A", "A", "2", "2", "2"])
+    game.ask(1, "A")
+    assert [c.rank for c in game.hand(0)] == ["A", "A"] and game.hand(1) == ()
+    counts = stage_counts(game, 0)
+    assert set(counts) == {0, 1}
+    assert counts[0][0] == 35 and counts[0][1] == {1: {"A": Counter({1: 15, 0: 20}), "2": Counter({0: 15, 1: 20})}}
+    total, seats, ocean = counts[1]
+    assert total == 15
+    assert seats == {1: {"A": Counter({0: 15}), "2": Counter({0: 15})}}
+    assert ocean == {"A": Counter({2: 15}), "2": Counter({4: 15})}
 
 
 def _mutable_parts(value, found: dict) -> dict:
