@@ -4,7 +4,8 @@ For a finished (or stopped) game and a viewer, walk over deck orders as a tree, 
 position at a time in the order the engine uses them. At each node, the real ``Game`` plays
 the game's asks with the prefix as the top of its deck (the rest of the deck in any fixed
 order); stop where the viewer's events stop matching (a world that cannot be, with its whole
-subtree), or where the engine needs a card the prefix does not fix (then branch on it). A
+subtree), or where the engine needs a card the prefix does not fix (then branch on it, unless
+the events logged before that card was drawn already differ: the whole subtree cannot be). A
 stage (the view after k asks) is recorded at the first node that completes it; its weight is
 the number of orders of the cards the prefix leaves out, which the view cannot tell apart.
 
