@@ -144,20 +144,11 @@ def stage_counts(game: Game, viewer: int):
     deal = rules.deal_size(n)
     mine = [c.rank for c in game.view(viewer).events[viewer].cards]
     others = [q for q in range(n) if q != viewer]
-    out = {}
+    worlds = Counter()  # (stage, each other seat's ranks, the ocean's ranks) -> worlds
 
     def record(stage, g, weight):
-        if stage not in out:
-            out[stage] = [0, {q: {r: Counter() for r in ranks} for q in others}, {r: Counter() for r in ranks}]
-        total, seats, ocean = out[stage]
-        out[stage][0] += weight
-        for q in others:
-            held = Counter(c.rank for c in g.hand(q))
-            for r in ranks:
-                seats[q][r][held[r]] += weight
-        left = Counter(c.rank for c in g.ocean())
-        for r in ranks:
-            ocean[r][left[r]] += weight
+        hands = tuple(tuple(c.rank for c in g.hand(q)) for q in others)  # sorted by rank
+        worlds[stage, hands, tuple(sorted(c.rank for c in g.ocean()))] += weight
 
     def impossible(g, stage, drawn, L):
         """After an ask (or the deal, ``stage`` 0) that needed an open card: True if the events
@@ -179,20 +170,19 @@ def stage_counts(game: Game, viewer: int):
         seen = g.view(viewer).events
         return [_plain(e) for e in seen[checked:fixed]] != final[checked:fixed]
 
-    def node(prefix, done_before, weight, before=None, stage=0):
-        """Play on as far as the prefix allows; recurses for more positions.
+    def node(deck, L, unfixed, done_before, weight, before=None, stage=0):
+        """Play on as far as the deck's first ``L`` cards (the prefix) allow; recurses for more.
 
-        ``before`` is the game after ``stage`` asks, which used only cards of ``prefix[:-1]``
-        and whose next ask needed the open card ``prefix[-1]``; ``None`` deals a new game.
+        ``unfixed`` is the number of rank orders of the cards after the prefix. ``before`` is
+        the game after ``stage`` asks, which used only cards of the prefix but its last, and
+        whose next ask needed that last card; ``None`` deals a new game.
         """
-        L = len(prefix)
-        deck = tuple(_deck(prefix, ranks))
         if before is None:
             g = Game(rules, n, deck=deck)
             if len(g.deck) - g.ocean_size > L:
                 if impossible(g, 0, deal * n, L):
                     return
-                return branch(prefix, done_before, weight)
+                return branch(deck, L, unfixed, done_before, weight)
         else:
             g = copy_game(before)
             g.deck = deck  # the same cards as before's deck where before has drawn
@@ -201,7 +191,7 @@ def stage_counts(game: Game, viewer: int):
             if len(g.deck) - g.ocean_size > L:
                 if impossible(g, stage, len(before.deck) - before.ocean_size, L):
                     return
-                return branch(prefix, max(done_before, stage - 1), weight, before, stage - 1)
+                return branch(deck, L, unfixed, max(done_before, stage - 1), weight, before, stage - 1)
         while True:
             seen = g.view(viewer).events
             # the events up to the last stage are the ones already checked on the way here
@@ -209,7 +199,7 @@ def stage_counts(game: Game, viewer: int):
             if len(seen) != lengths[stage] or [_plain(e) for e in seen[checked:]] != final[checked:len(seen)]:
                 return
             if stage > done_before:
-                record(stage, g, weight * _orders(list((full - Counter(prefix)).values())))
+                record(stage, g, weight * unfixed)
             if stage == len(moves):
                 return
             before, g = g, copy_game(g)
@@ -222,13 +212,18 @@ def stage_counts(game: Game, viewer: int):
                 # this ask needed a card the prefix leaves open; the stages so far are recorded
                 if impossible(g, stage, len(before.deck) - before.ocean_size, L):
                     return
-                return branch(prefix, max(done_before, stage - 1), weight, before, stage - 1)
+                return branch(deck, L, unfixed, max(done_before, stage - 1), weight, before, stage - 1)
 
-    def branch(prefix, done_before, weight, before=None, stage=0):
-        left = full - Counter(prefix)
-        for r in ranks:
-            if left[r]:
-                node(prefix + [r], done_before, weight, before, stage)
+    def branch(deck, L, unfixed, done_before, weight, before=None, stage=0):
+        """Fix position ``L`` to each rank left: its next suit moves up from the rest of the deck
+        (the rest stays in the fixed order ``_deck`` gives, as if the prefix had one card more)."""
+        fixed, rest = deck[:L], deck[L:]
+        left = Counter(c.rank for c in rest)
+        for j, card in enumerate(rest):
+            if j and rest[j - 1].rank == card.rank:
+                continue  # the rest is in rank order: only the first card of each rank moves up
+            node(fixed + (card,) + rest[:j] + rest[j + 1:], L + 1, unfixed * left[card.rank] // len(rest),
+                 done_before, weight, before, stage)
 
     # the deal: the viewer's cards are known; each other hand as a multiset times its orders
     pool = full - Counter(mine)
@@ -252,5 +247,15 @@ def stage_counts(game: Game, viewer: int):
             prefix[viewer + n * k] = mine[k]
             for q, combo in zip(others, chosen):
                 prefix[q + n * k] = combo[k]
-        node(prefix, -1, weight)
-    return {k: tuple(v) for k, v in out.items()}
+        node(tuple(_deck(prefix, ranks)), len(prefix), _orders(list((full - Counter(prefix)).values())), -1, weight)
+    out = {}
+    for (stage, hands, sea), weight in worlds.items():
+        if stage not in out:
+            out[stage] = [0, {q: {r: Counter() for r in ranks} for q in others}, {r: Counter() for r in ranks}]
+        out[stage][0] += weight
+        for q, hand in zip(others, hands):
+            for r in ranks:
+                out[stage][1][q][r][hand.count(r)] += weight
+        for r in ranks:
+            out[stage][2][r][sea.count(r)] += weight
+    return {k: tuple(v) for k, v in sorted(out.items())}
