@@ -120,7 +120,8 @@ def copy_game(game: Game) -> Game:
         if name in state:
             state[name] = how(state[name])
     for name in state.keys() - _KNOWN:
-        state[name] = _copied(state[name])
+        if not isinstance(state[name], _SHARED):  # (the usual case, inline: a copy is made per node)
+            state[name] = _copied(state[name])
     other = Game.__new__(Game)
     other.__dict__ = state
     return other
