@@ -777,13 +777,12 @@ def test_in_a_kernel_the_counts_run_off_the_loop_which_stays_free_for_clicks(mon
         assert clicked.wait(timeout=60), "the loop never handled the click"
         return real(story, *args)
 
+    table = Table("pond", opponents=["greedy", "random", "greedy"], seed=7, knowledge=True)  # counted in this thread
     monkeypatch.setattr(exact, "_world_counts", counting)
     exact.forget()
-    table = Table("pond", opponents=["greedy", "random", "greedy"], seed=7, knowledge=True)
     table.bot_pause = 0.001
     in_the_page = [False]
     monkeypatch.setattr(table_module, "_clicked_in_the_page", lambda: in_the_page[0])
-    threads.clear()
 
     async def a_turn_from_the_page():
         in_the_page[0] = True
