@@ -298,7 +298,7 @@ def _frozen(value):
     """
     if isinstance(value, dict):
         return tuple((k, _frozen(v)) for k, v in sorted(value.items()))
-    if isinstance(value, (list, tuple)) and type(value) in (list, tuple):
+    if type(value) in (list, tuple):  # not a named tuple (an operation): that one is kept, and hashable
         return tuple(_frozen(v) for v in value)
     return value
 
