@@ -28,33 +28,11 @@ from math import prod
 
 import numpy as np
 
-from .modular import MAX_SUM_TERMS, crt, falling, reduce_each, reduce_into
+from .modular import MAX_SUM_TERMS, STACKED as _STACKED, crt, enough, falling, matmul_mod, reduce_each, reduce_into
 
-
-#: Below this many multiply-adds per prime, one stacked product over all primes beats a
-#: product per prime (the per-call overhead dominates); above it, per-prime BLAS calls win.
-_STACKED = 100_000
 
 #: Largest stack of products (entries, per prime) that :func:`_rank_counts` makes to avoid a copy.
 _BATCHED = 4_000_000
-
-
-def _matmul_mod(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """``a[k] @ b[k]`` modulo ``p[k]`` for every prime k, exactly.
-
-    Residues are below ``p`` < 2**21, so each product is below 2**42 and a sum of up to
-    :data:`~.modular.MAX_SUM_TERMS` of them is an exact float64; longer sums are cut there.
-    """
-    P, m, n = a.shape
-    l = b.shape[2]
-    if n <= MAX_SUM_TERMS and m * n * l <= _STACKED:
-        return reduce_each(np.matmul(a, b), p)
-    out = np.zeros((P, m, l))
-    for k in range(P):
-        for j in range(0, n, MAX_SUM_TERMS):
-            part = a[k, :, j:j + MAX_SUM_TERMS] @ b[k, j:j + MAX_SUM_TERMS]
-            out[k] += reduce_into(part, part, p[k])
-    return reduce_each(out, p)
 
 
 def _moves(tally: list, d: int, smax: int, bit: int):
@@ -112,7 +90,7 @@ def _take(X: np.ndarray, tally: list, q: int, A: np.ndarray, smax: int, p: np.nd
 
 def _contract(M: np.ndarray, X: np.ndarray, p: np.ndarray) -> np.ndarray:
     """``M[k] @ X[k, b]`` modulo ``p[k]`` for every prime k and every b: (P, m, n) and (P, B, n, R)
-    to (P, B, m, R), exactly (sums cut at :data:`~.modular.MAX_SUM_TERMS`, as :func:`_matmul_mod`)."""
+    to (P, B, m, R), exactly (sums cut at :data:`~.modular.MAX_SUM_TERMS`, as :func:`~.modular.matmul_mod`)."""
     P, m, n = M.shape
     B, R = X.shape[1], X.shape[3]
     if n > MAX_SUM_TERMS:
@@ -202,9 +180,9 @@ def _rank_counts(E, back, tensors, rank: "_Rank", p):
         B, R = prod(X.shape[1:1 + q]), prod(X.shape[3 + q:])
         X, Y = X.reshape(P, B, T1 * Din, R), Y.reshape(P, B, Dout * T2, R)
         if B == 1:
-            env = _matmul_mod(X[:, 0], Y[:, 0].transpose(0, 2, 1), p)
+            env = matmul_mod(X[:, 0], Y[:, 0].transpose(0, 2, 1), p)
         elif R == 1:  # BLAS reads the transposed operand as it is
-            env = _matmul_mod(X[..., 0].transpose(0, 2, 1), Y[..., 0], p)
+            env = matmul_mod(X[..., 0].transpose(0, 2, 1), Y[..., 0], p)
         elif B <= R <= MAX_SUM_TERMS and B * T1 * Din * Dout * T2 <= _BATCHED:
             # one product per b (few, each long), reduced, then summed over b: no copy
             env = np.empty((P, T1 * Din, Dout * T2))
@@ -213,11 +191,11 @@ def _rank_counts(E, back, tensors, rank: "_Rank", p):
                 reduce_into(part, part, p[i])
                 reduce_into(part.sum(axis=0), env[i], p[i])  # B residues: far below 2**53
         else:  # B and R must come together: one copy of each
-            env = _matmul_mod(np.moveaxis(X, 2, 1).reshape(P, T1 * Din, B * R),
+            env = matmul_mod(np.moveaxis(X, 2, 1).reshape(P, T1 * Din, B * R),
                               np.moveaxis(Y, 2, 1).reshape(P, Dout * T2, B * R).transpose(0, 2, 1), p)
         env = env.reshape(P, T1, Din, Dout, T2).transpose(0, 1, 4, 2, 3)
         # val[t1, t2, x]: hand q holds x (the ocean not yet weighed)
-        val = _matmul_mod(np.ascontiguousarray(env).reshape(P, T1 * T2, Din * Dout),
+        val = matmul_mod(np.ascontiguousarray(env).reshape(P, T1 * T2, Din * Dout),
                           np.ascontiguousarray(A.reshape(P, d, Din * Dout).transpose(0, 2, 1)), p)
         w = np.zeros((P, T1 * T2, d))
         total = np.full((T1 * T2, d), -1)
@@ -266,25 +244,34 @@ class _Rank:
         return w
 
 
-def _residues(hands, ranks: list, p, same=None):
-    """The world counts of :func:`count_worlds` as residues (P,), before CRT; a rank with
-    ``same[r] != r`` takes the counts of rank ``same[r]`` (exchangeable with it)."""
-    P, R = len(p), len(ranks)
-    ones = np.ones((P,) + (1,) * len(hands))
-    left = [ones]
-    for s in range(R):
+def _left_sweep(hands, ranks: list, p) -> list:
+    """The environments before each rank and after the last, left to right: ``left[R]`` is the
+    total (as residues, shape (P, 1, ..., 1))."""
+    left = [np.ones((len(p),) + (1,) * len(hands))]
+    for s in range(len(ranks)):
         left.append(_rank_step(left[-1], [h.tensors[s] for h in hands], ranks[s], p))
+    return left
+
+
+def _counts_by_rank(hands, ranks: list, p, left: list, same=None) -> list:
+    """Every rank's counts (:func:`_rank_counts`), sweeping right to left with the environments
+    ``left`` of :func:`_left_sweep`; a rank with ``same[r] != r`` takes the counts of rank
+    ``same[r]`` (exchangeable with it).
+
+    Only the first ``len(p)`` primes are used, which may be fewer than ``left`` and the hands
+    hold: :func:`count_worlds` takes as many as the total needs, once it knows the total.
+    """
+    P, R = len(p), len(ranks)
     same = same or range(R)
     counts = [None] * R
-    F = ones
+    F = np.ones((P,) + (1,) * len(hands))
     for s in range(R - 1, -1, -1):  # right to left; a rank's counts use the sweep's partial steps
-        tensors = [h.tensors[s] for h in hands]
+        tensors = [h.tensors[s][:P] for h in hands]
         back = _chain(F, tensors, ranks[s], p, right=True)
         if same[s] == s:
-            counts[s] = _rank_counts(left[s], back, tensors, ranks[s], p)
+            counts[s] = _rank_counts(left[s][:P], back, tensors, ranks[s], p)
         F = _close(*back[-1], ranks[s], p, first=True)
-    counts = [counts[same[s]] for s in range(R)]
-    return left[R].reshape(P), counts
+    return [counts[same[s]] for s in range(R)]
 
 
 def _less(counts: dict, part: dict, p) -> dict:
@@ -310,20 +297,31 @@ def count_worlds(hands, unseen, primes, teams=None, same=None):
     R, k = len(unseen), len(hands)
     if any(h.is_zero() for h in hands):  # some hand's history is impossible: no world at all
         return 0, [[{} for _ in range(R)] for _ in hands], [{} for _ in range(R)]
-    plain = [_Rank(u, primes, (0,) * k) for u in unseen]
-    if teams is None:
-        total, counts = _residues(hands, plain, p, same)
+    bits, flags, mode = teams or ((0,) * k, [0] * R, None)
+
+    def ranks(primes, stuck: bool) -> list:
+        return [_Rank(u, primes, bits, f, True) if stuck else _Rank(u, primes, (0,) * k) for u, f in zip(unseen, flags)]
+
+    # "going_on" is all worlds less the stalemates: two sweeps, the stalemates first
+    sweeps = {stuck: _left_sweep(hands, ranks(primes, stuck), p)
+              for stuck in ([False] if mode is None else [True] if mode == "stalemate" else [True, False])}
+    # Every count is at most the number of all worlds (the last sweep's total), which is often
+    # tens of bits below the story's bound that chose ``primes``: the right-to-left sweep and the
+    # counts, most of the work, take only as many primes as that total needs.
+    last = list(sweeps)[-1]
+    primes = enough(primes, crt(sweeps[last][-1].reshape(-1), primes))
+    p = p[:len(primes)]
+    total, counts = {}, {}
+    for stuck, left in sweeps.items():
+        total[stuck] = left[-1].reshape(-1)[:len(p)]
+        counts[stuck] = _counts_by_rank(hands, ranks(primes, stuck), p, left, same)
+    if mode == "going_on":
+        total = (total[False] - total[True]) % p
+        counts = [([_less(seat, stuck_seat, p) for seat, stuck_seat in zip(by_seat, stuck_by_seat)],
+                   _less(by_total, stuck_total, p))
+                  for (by_seat, by_total), (stuck_by_seat, stuck_total) in zip(counts[False], counts[True])]
     else:
-        bits, flags, mode = teams
-        stuck = _residues(hands, [_Rank(u, primes, bits, f, True) for u, f in zip(unseen, flags)], p, same)
-        if mode == "stalemate":
-            total, counts = stuck
-        else:
-            total, counts = _residues(hands, plain, p, same)
-            total = (total - stuck[0]) % p
-            counts = [([_less(seat, stuck_seat, p) for seat, stuck_seat in zip(by_seat, stuck_by_seat)],
-                       _less(by_total, stuck_total, p))
-                      for (by_seat, by_total), (stuck_by_seat, stuck_total) in zip(counts, stuck[1])]
+        total, counts = total[last], counts[last]
     seat_counts = [[{} for _ in range(R)] for _ in hands]
     ocean_counts = [{} for _ in range(R)]
     for s, (by_seat, by_total) in enumerate(counts):

@@ -38,7 +38,7 @@ import numpy as np
 from numba import njit
 
 from ..cards import SUITS
-from .modular import crt
+from .modular import crt, matmul_mod
 from .pools import _COMB as _WAYS, BITS, FIELD as _FIELD, M_MASK as _LEFT_MASK
 
 _DECK = len(SUITS)  # cards of each rank
@@ -215,7 +215,8 @@ class Hand:
             tensors.append(B.reshape(P, d, r, B.shape[2]))
             # B's columns are independent unless a prime found fewer (then zero columns pad it)
             reduced &= j == R - 1 or B.shape[2] == 0 or bool((B[:, :, -1] != 0).any(axis=1).all())
-        tensors[-1] = (tensors[-1] @ T[:, None]) % p[:, None, None, None]  # the one way to end: nothing left
+        last = tensors[-1]  # the one way to end: nothing left
+        tensors[-1] = matmul_mod(last.reshape(P, -1, last.shape[3]), T, p).reshape(last.shape[:3] + T.shape[2:])
         hand = cls(tensors, cases.primes)
         hand.compress(left_to_right=not reduced)
         return hand
@@ -234,7 +235,7 @@ class Hand:
         for A, x in zip(self.tensors, counts):
             if x >= A.shape[1]:
                 return 0
-            v = (v @ A[:, x]) % self._p[:, None, None]
+            v = matmul_mod(v, np.ascontiguousarray(A[:, x]), self._p)
         return crt(v[:, 0, 0], self.primes)
 
     # ------------------------------------------------------------------ facts
@@ -270,7 +271,6 @@ class Hand:
         has independent columns for every prime (as :meth:`from_cases` builds it, mostly):
         there the pass changes nothing.
         """
-        p3 = self._p[:, None, None]
         t = self.tensors
         R = len(t)
         for s in range(R - 1 if left_to_right else 0):
@@ -281,7 +281,7 @@ class Hand:
             nxt = t[s + 1]
             _, d2, _, Dr2 = nxt.shape
             flat = nxt.transpose(0, 2, 1, 3).reshape(P, Dr, d2 * Dr2)
-            t[s + 1] = ((T @ flat) % p3).reshape(P, r, d2, Dr2).transpose(0, 2, 1, 3)
+            t[s + 1] = matmul_mod(T, flat, self._p).reshape(P, r, d2, Dr2).transpose(0, 2, 1, 3)
         for s in range(R - 1, 0, -1):
             P, d, Dl, Dr = t[s].shape
             flat = np.ascontiguousarray(t[s].transpose(0, 1, 3, 2).reshape(P, d * Dr, Dl))
@@ -290,7 +290,7 @@ class Hand:
             t[s] = B.reshape(P, d, Dr, r).transpose(0, 1, 3, 2)
             prev = t[s - 1]
             _, d0, Dl0, _ = prev.shape
-            t[s - 1] = ((prev.reshape(P, d0 * Dl0, Dl) @ T.transpose(0, 2, 1)) % p3).reshape(P, d0, Dl0, r)
+            t[s - 1] = matmul_mod(prev.reshape(P, d0 * Dl0, Dl), T.transpose(0, 2, 1), self._p).reshape(P, d0, Dl0, r)
         self.tensors = [np.ascontiguousarray(A) for A in t]
 
     def is_zero(self) -> bool:

@@ -2,8 +2,8 @@
 Chinese remainder theorem.
 
 The counts behind a posterior are integers of up to ~200 bits. Numpy cannot hold them, but
-it can hold their residues modulo primes below 2**21 in float64 *exactly*: a product of two
-residues is below 2**42, and a sum of up to 2**11 such products stays below 2**53, the
+it can hold their residues modulo primes below 2**22 in float64 *exactly*: a product of two
+residues is below 2**44, and a sum of up to 2**9 such products stays below 2**53, the
 float64 integer limit. So every contraction is an ordinary float64 matrix product
 followed by ``% p``, and the true integer comes back by CRT once enough primes are used
 (their product must exceed the largest integer we reconstruct).
@@ -21,8 +21,12 @@ from math import lgamma, log, prod
 import numpy as np
 from numba import njit
 
-#: Longest sum of products a float64 contraction may take before reducing (2**53 / 2**42).
-MAX_SUM_TERMS = 2 ** 11
+#: Longest sum of products a float64 contraction may take before reducing (2**53 / 2**44).
+MAX_SUM_TERMS = 2 ** 9
+
+#: Below this many multiply-adds per prime, one stacked product over all primes beats a
+#: product per prime (the per-call overhead dominates); above it, per-prime BLAS calls win.
+STACKED = 100_000
 
 
 def _is_prime(n: int) -> bool:
@@ -45,8 +49,8 @@ def _primes_below(limit: int, count: int) -> tuple[int, ...]:
     return tuple(found)
 
 
-#: The moduli, largest first: each below 2**21, so residues multiply exactly in float64.
-PRIMES: tuple[int, ...] = _primes_below(2 ** 21, 24)
+#: The moduli, largest first: each below 2**22, so residues multiply exactly in float64.
+PRIMES: tuple[int, ...] = _primes_below(2 ** 22, 24)
 
 
 def primes_for_bits(bits: float) -> tuple[int, ...]:
@@ -58,6 +62,20 @@ def primes_for_bits(bits: float) -> tuple[int, ...]:
         if total > bits:
             return tuple(chosen)
     raise ValueError(f"counts of {bits:.0f} bits are beyond the {len(PRIMES)} primes available")
+
+
+def enough(primes, n: int) -> tuple[int, ...]:
+    """The fewest of ``primes``, from the first, whose product exceeds ``n`` (all of them if none do).
+
+    >>> enough((7, 5, 3), 30), enough((7, 5, 3), 35), enough((7, 5, 3), 0)
+    ((7, 5), (7, 5, 3), (7,))
+    """
+    product = 1
+    for i, p in enumerate(primes):
+        product *= p
+        if product > n:
+            return tuple(primes[:i + 1])
+    return tuple(primes)
 
 
 def crt(residues, primes) -> int:
@@ -128,3 +146,26 @@ def reduce_each(a: np.ndarray, p: np.ndarray) -> np.ndarray:
     a = np.ascontiguousarray(a)
     _reduce_rows(a.reshape(a.shape[0], -1), np.asarray(p, dtype=np.float64))
     return a
+
+
+def matmul_mod(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """``a[k] @ b[k]`` modulo ``p[k]`` for every prime k, exactly: (P, m, n) and (P, n, l) to (P, m, l).
+
+    Residues are below ``p`` < 2**22, so each product is below 2**44 and a sum of up to
+    :data:`MAX_SUM_TERMS` of them is an exact float64; longer sums are cut there.
+
+    >>> p = np.array([7.0, 5.0])
+    >>> a, b = np.full((2, 1, 600), 6.0), np.full((2, 600, 1), 4.0)   # 600 * 24 = 14400
+    >>> matmul_mod(a, b, p)[:, 0, 0].tolist() == [14400 % 7, 14400 % 5]
+    True
+    """
+    P, m, n = a.shape
+    l = b.shape[2]
+    if n <= MAX_SUM_TERMS and m * n * l <= STACKED:
+        return reduce_each(np.matmul(a, b), p)
+    out = np.zeros((P, m, l))
+    for k in range(P):
+        for j in range(0, n, MAX_SUM_TERMS):
+            part = a[k, :, j:j + MAX_SUM_TERMS] @ b[k, j:j + MAX_SUM_TERMS]
+            out[k] += reduce_into(part, part, p[k])
+    return reduce_each(out, p)

@@ -342,7 +342,7 @@ def _pool(m, factors, p):
     """
     P, L = p.shape[0], len(factors)
     # m <= M_MASK (63), so every entry is below comb(63, 7) < 2**30 and its product with a
-    # residue (< 2**21) is an exact float64
+    # residue (< 2**22) is an exact float64
     binom = np.array([[comb(a, y) for y in range(8)] for a in range(m + 1)], dtype=np.float64)
     fwd = [np.zeros((P, m + 1))]
     fwd[0][:, 0] = 1
