@@ -296,3 +296,38 @@ def test_a_sampled_answer_is_remembered_and_each_caller_gets_its_own_copy(monkey
     posterior(view, samples=400, seed=1)  # other sampling arguments: sampled again
     assert len(runs) == 2
     exact.forget()
+
+
+def test_the_counts_do_not_depend_on_the_primes_after_the_total_or_on_the_steps_kept(monkeypatch):
+    """A count takes the total first, with the primes the story's bound asks for, and the rest
+    with as few as the total needs; the left-to-right sweep keeps its partial steps for the
+    counts while they fit in ``contract.KEPT_BYTES``. With every prime throughout, and with no
+    step kept, some or all, the counts at five and six players are the same."""
+    from gofish_teach.probability import contract
+    from gofish_teach.strategies import random as random_ask
+
+    cut_primes, kept = [], []
+    enough, left_sweep = contract.enough, contract._left_sweep
+
+    def fewer(primes, n):
+        cut_primes.append(len(enough(primes, n)) < len(primes))
+        return enough(primes, n)
+
+    monkeypatch.setattr(contract, "_left_sweep", lambda *a: kept.append(left_sweep(*a)[1]) or left_sweep(*a))
+    for n, asks in ((5, 6), (6, 12)):
+        game, rng = Game(Rules.preset("pond"), n, seed=n), np.random.default_rng(n)
+        for _ in range(asks):
+            game.ask(*random_ask(game.view(game.current_player), rng))
+        story = read(game.view(game.current_player))
+        answers = []
+        for room, primes in ((contract.KEPT_BYTES, fewer), (0, fewer), (300_000, fewer),
+                             (contract.KEPT_BYTES, lambda primes, n: tuple(primes))):
+            monkeypatch.setattr(contract, "KEPT_BYTES", room)
+            monkeypatch.setattr(contract, "enough", primes)
+            exact.forget()
+            counts = exact.world_counts(story, 13, 4)
+            answers.append((counts.total, counts.seats, counts.ocean))
+        assert answers[1:] == answers[:1] * 3
+        every, none, some = kept[-4:-1]
+        assert len(every) > len(some) > 0 == len(none)  # every way of keeping was tried
+    assert any(cut_primes)  # and the total did need fewer primes than the bound

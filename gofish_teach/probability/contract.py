@@ -31,6 +31,10 @@ import numpy as np
 from .modular import MAX_SUM_TERMS, STACKED as _STACKED, crt, enough, falling, matmul_mod, reduce_each, reduce_into
 
 
+#: Most bytes of the left-to-right sweep's partial steps a count keeps for the counts by rank
+#: (:func:`_left_sweep`), which otherwise make them again: a fifth of the work at six players.
+KEPT_BYTES = 256 * 2 ** 20
+
 #: Largest stack of products (entries, per prime) that :func:`_rank_counts` makes to avoid a copy.
 _BATCHED = 4_000_000
 
@@ -147,18 +151,12 @@ def _close(X, tally, rank: "_Rank", p, first=False):
     return out
 
 
-def _rank_step(E, tensors, rank: "_Rank", p):
-    """One rank of the sweep, left to right: sum over the hands' counts x, weighted by the
-    ocean's share. ``E`` is the environment (P, D1, ..., Dk) before the rank; returns the one after it.
-    """
-    return _close(*_chain(E, tensors, rank, p)[-1], rank, p)
-
-
-def _rank_counts(E, back, tensors, rank: "_Rank", p):
+def _rank_counts(E, back, tensors, rank: "_Rank", p, fwd=None):
     """The worlds at one rank by each hand's count, and by the hands' total count.
 
     ``E`` is the environment before the rank, ``back`` the partial steps of the right-to-left
-    sweep at this rank (:func:`_chain`). Returns ``(by_seat, by_total)``:
+    sweep at this rank (:func:`_chain`), ``fwd`` those of the left-to-right sweep but the last
+    when it kept them (:func:`_left_sweep`; made here otherwise). Returns ``(by_seat, by_total)``:
     ``by_seat[q] = {x: residues (P,)}``, ``by_total = {n: residues}``.
 
     Hand q's count needs everything at this rank but its own matrices: the hands before it
@@ -167,7 +165,7 @@ def _rank_counts(E, back, tensors, rank: "_Rank", p):
     and the right one is the sweep's own.
     """
     P, k = len(p), len(tensors)
-    fwd = _chain(E, tensors[:-1], rank, p)
+    fwd = fwd or _chain(E, tensors[:-1], rank, p)
     bwd = [back[k - 1 - q] for q in range(k)]
     by_seat, by_total = [], {}
     for q, A in enumerate(tensors):
@@ -244,32 +242,45 @@ class _Rank:
         return w
 
 
-def _left_sweep(hands, ranks: list, p) -> list:
-    """The environments before each rank and after the last, left to right: ``left[R]`` is the
-    total (as residues, shape (P, 1, ..., 1))."""
-    left = [np.ones((len(p),) + (1,) * len(hands))]
+def _left_sweep(hands, ranks: list, p, same=None, room: int = 0) -> tuple[list, dict]:
+    """The environments before each rank and after the last, left to right (``left[R]`` is the
+    total, as residues of shape (P, 1, ..., 1)), and the partial steps kept for the counts.
+
+    A rank's step takes the hands one at a time (:func:`_chain`); the counts at that rank need
+    the same partial steps but the last (:func:`_rank_counts`). They are kept for the ranks
+    whose counts are worked out (``same[s] == s``), first to last, while their bytes fit in
+    ``room``; the counts make them again for the others.
+    """
+    left, kept = [np.ones((len(p),) + (1,) * len(hands))], {}
+    same = same or range(len(ranks))
     for s in range(len(ranks)):
-        left.append(_rank_step(left[-1], [h.tensors[s] for h in hands], ranks[s], p))
-    return left
+        steps = _chain(left[-1], [h.tensors[s] for h in hands], ranks[s], p)
+        left.append(_close(*steps[-1], ranks[s], p))
+        size = sum(X.nbytes for X, _ in steps[1:-1])
+        if same[s] == s and size <= room:
+            kept[s], room = steps[:-1], room - size
+    return left, kept
 
 
-def _counts_by_rank(hands, ranks: list, p, left: list, same=None) -> list:
+def _counts_by_rank(hands, ranks: list, p, left: list, same=None, kept=None) -> list:
     """Every rank's counts (:func:`_rank_counts`), sweeping right to left with the environments
-    ``left`` of :func:`_left_sweep`; a rank with ``same[r] != r`` takes the counts of rank
-    ``same[r]`` (exchangeable with it).
+    ``left`` and the partial steps ``kept`` of :func:`_left_sweep`; a rank with
+    ``same[r] != r`` takes the counts of rank ``same[r]`` (exchangeable with it).
 
     Only the first ``len(p)`` primes are used, which may be fewer than ``left`` and the hands
     hold: :func:`count_worlds` takes as many as the total needs, once it knows the total.
     """
     P, R = len(p), len(ranks)
-    same = same or range(R)
+    same, kept = same or range(R), kept or {}
     counts = [None] * R
     F = np.ones((P,) + (1,) * len(hands))
     for s in range(R - 1, -1, -1):  # right to left; a rank's counts use the sweep's partial steps
         tensors = [h.tensors[s][:P] for h in hands]
         back = _chain(F, tensors, ranks[s], p, right=True)
         if same[s] == s:
-            counts[s] = _rank_counts(left[s][:P], back, tensors, ranks[s], p)
+            fwd = kept.pop(s, None)  # dropped once used: the sweep holds less and less
+            fwd = fwd and [(X[:P], tally) for X, tally in fwd]
+            counts[s] = _rank_counts(left[s][:P], back, tensors, ranks[s], p, fwd)
         F = _close(*back[-1], ranks[s], p, first=True)
     return [counts[same[s]] for s in range(R)]
 
@@ -303,18 +314,18 @@ def count_worlds(hands, unseen, primes, teams=None, same=None):
         return [_Rank(u, primes, bits, f, True) if stuck else _Rank(u, primes, (0,) * k) for u, f in zip(unseen, flags)]
 
     # "going_on" is all worlds less the stalemates: two sweeps, the stalemates first
-    sweeps = {stuck: _left_sweep(hands, ranks(primes, stuck), p)
-              for stuck in ([False] if mode is None else [True] if mode == "stalemate" else [True, False])}
+    modes = [False] if mode is None else [True] if mode == "stalemate" else [True, False]
+    sweeps = {stuck: _left_sweep(hands, ranks(primes, stuck), p, same, KEPT_BYTES // len(modes)) for stuck in modes}
     # Every count is at most the number of all worlds (the last sweep's total), which is often
     # tens of bits below the story's bound that chose ``primes``: the right-to-left sweep and the
     # counts, most of the work, take only as many primes as that total needs.
     last = list(sweeps)[-1]
-    primes = enough(primes, crt(sweeps[last][-1].reshape(-1), primes))
+    primes = enough(primes, crt(sweeps[last][0][-1].reshape(-1), primes))
     p = p[:len(primes)]
     total, counts = {}, {}
-    for stuck, left in sweeps.items():
+    for stuck, (left, kept) in sweeps.items():
         total[stuck] = left[-1].reshape(-1)[:len(p)]
-        counts[stuck] = _counts_by_rank(hands, ranks(primes, stuck), p, left, same)
+        counts[stuck] = _counts_by_rank(hands, ranks(primes, stuck), p, left, same, kept)
     if mode == "going_on":
         total = (total[False] - total[True]) % p
         counts = [([_less(seat, stuck_seat, p) for seat, stuck_seat in zip(by_seat, stuck_by_seat)],
