@@ -331,3 +331,27 @@ def test_the_counts_do_not_depend_on_the_primes_after_the_total_or_on_the_steps_
         every, none, some = kept[-4:-1]
         assert len(every) > len(some) > 0 == len(none)  # every way of keeping was tried
     assert any(cut_primes)  # and the total did need fewer primes than the bound
+
+
+def test_sums_cut_shorter_give_the_same_counts(monkeypatch):
+    """Every contraction cuts its sums at ``MAX_SUM_TERMS`` products (so that float64 stays
+    exact) and reduces each part; cut at 3 instead, every product of the sweep is cut, and a
+    five-player count is the same."""
+    from gofish_teach.probability import contract, modular
+    from gofish_teach.strategies import random as random_ask
+
+    game, rng = Game(Rules.preset("pond"), 5, seed=5), np.random.default_rng(5)
+    for _ in range(6):
+        game.ask(*random_ask(game.view(game.current_player), rng))
+    story = read(game.view(game.current_player))
+    exact.forget()
+    usual = exact.world_counts(story, 13, 4)
+    cuts = []
+    matmul = np.matmul
+    monkeypatch.setattr(contract.np, "matmul", lambda a, b, **kw: cuts.append(a.shape[-1]) or matmul(a, b, **kw))
+    for module in (contract, modular):
+        monkeypatch.setattr(module, "MAX_SUM_TERMS", 3)
+    exact.forget()
+    cut = exact.world_counts(story, 13, 4)
+    assert (cut.total, cut.seats, cut.ocean) == (usual.total, usual.seats, usual.ocean)
+    assert cuts and max(cuts) <= 3

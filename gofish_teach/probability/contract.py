@@ -143,7 +143,7 @@ def _close(X, tally, rank: "_Rank", p, first=False):
     w = rank.weights(tally)
     out = np.empty(X.shape[:1] + X.shape[2:] if first else X.shape[:-1])
     for k in range(len(p)):
-        # a few products under 2**42 each (one per tally): the sum is exact before the one reduction
+        # a few products under 2**44 each (one per tally): the sum is exact before the one reduction
         if first:
             reduce_into(w[k] @ X[k].reshape(len(tally), -1), out[k], p[k])
         else:
@@ -181,13 +181,16 @@ def _rank_counts(E, back, tensors, rank: "_Rank", p, fwd=None):
             env = matmul_mod(X[:, 0], Y[:, 0].transpose(0, 2, 1), p)
         elif R == 1:  # BLAS reads the transposed operand as it is
             env = matmul_mod(X[..., 0].transpose(0, 2, 1), Y[..., 0], p)
-        elif B <= R <= MAX_SUM_TERMS and B * T1 * Din * Dout * T2 <= _BATCHED:
-            # one product per b (few, each long), reduced, then summed over b: no copy
-            env = np.empty((P, T1 * Din, Dout * T2))
+        elif B <= R and B * T1 * Din * Dout * T2 <= _BATCHED:
+            # one product per b (few, each long; sums cut at MAX_SUM_TERMS), reduced, then
+            # summed over b and the cuts: no copy
+            env = np.zeros((P, T1 * Din, Dout * T2))
             for i in range(P):
-                part = np.matmul(X[i], Y[i].transpose(0, 2, 1))
-                reduce_into(part, part, p[i])
-                reduce_into(part.sum(axis=0), env[i], p[i])  # B residues: far below 2**53
+                for j in range(0, R, MAX_SUM_TERMS):
+                    part = np.matmul(X[i, ..., j:j + MAX_SUM_TERMS], Y[i, ..., j:j + MAX_SUM_TERMS].transpose(0, 2, 1))
+                    reduce_into(part, part, p[i])
+                    env[i] += part.sum(axis=0)  # B residues per cut: far below 2**53
+                reduce_into(env[i], env[i], p[i])
         else:  # B and R must come together: one copy of each
             env = matmul_mod(np.moveaxis(X, 2, 1).reshape(P, T1 * Din, B * R),
                               np.moveaxis(Y, 2, 1).reshape(P, Dout * T2, B * R).transpose(0, 2, 1), p)
