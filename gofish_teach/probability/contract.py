@@ -198,15 +198,13 @@ def _rank_counts(E, back, tensors, rank: "_Rank", p, fwd=None):
         # val[t1, t2, x]: hand q holds x (the ocean not yet weighed)
         val = matmul_mod(np.ascontiguousarray(env).reshape(P, T1 * T2, Din * Dout),
                           np.ascontiguousarray(A.reshape(P, d, Din * Dout).transpose(0, 2, 1)), p)
-        w = np.zeros((P, T1 * T2, d))
-        total = np.full((T1 * T2, d), -1)
-        for t1, (s1, f1) in enumerate(left):
-            for t2, (s2, f2) in enumerate(right):
-                for x in range(d):
-                    n = s1 + s2 + x
-                    if n < rank.smax and rank.allowed(f1 | f2 | (rank.bits[q] if x else 0)):
-                        w[:, t1 * T2 + t2, x] = rank.factor[:, n]
-                        total[t1 * T2 + t2, x] = n
+        # total[t1, t2, x]: the hands' count of the rank, -1 where there are no such cards or
+        # the team rule rules it out; w: the ocean's share for it
+        (s1, f1), (s2, f2), x = np.array(left).T, np.array(right).T, np.arange(d)
+        total = s1[:, None, None] + s2[None, :, None] + x
+        flags = f1[:, None, None] | f2[None, :, None] | np.where(x > 0, rank.bits[q], 0)
+        total = np.where((total < rank.smax) & rank.allowed(flags), total, -1).reshape(T1 * T2, d)
+        w = np.where(total >= 0, rank.factor[:, total], 0)
         part = val * w % p[:, None, None]  # (P, tallies, x)
         seat = {}
         for x in range(d):
@@ -233,8 +231,9 @@ class _Rank:
         self.smax = unseen + 1
         self.bits, self.flags, self.only_one_team = bits, flags, only_one_team
 
-    def allowed(self, flags: int) -> bool:
-        return not (self.only_one_team and flags & (flags - 1))  # two teams or more hold it
+    def allowed(self, flags):
+        """Whether the team rule allows these team flags (an int, or an array of them)."""
+        return np.logical_not(self.only_one_team & ((flags & (flags - 1)) != 0))  # two teams or more hold it
 
     def weights(self, tally) -> np.ndarray:
         """(P, T): the ocean's share for each tally, 0 where the team rule rules it out."""
