@@ -32,7 +32,7 @@ from .modular import MAX_SUM_TERMS, STACKED as _STACKED, crt, enough, falling, m
 
 
 #: Most bytes of the left-to-right sweep's partial steps a count keeps for the counts by rank
-#: (:func:`_left_sweep`), which otherwise make them again: a fifth of the work at six players.
+#: (:func:`_left_sweep`), which otherwise make them again: up to a sixth of a six-player count.
 KEPT_BYTES = 256 * 2 ** 20
 
 #: Largest stack of products (entries, per prime) that :func:`_rank_counts` makes to avoid a copy.
@@ -318,7 +318,7 @@ def count_worlds(hands, unseen, primes, teams=None, same=None):
     # "going_on" is all worlds less the stalemates: two sweeps, the stalemates first
     modes = [False] if mode is None else [True] if mode == "stalemate" else [True, False]
     sweeps = {stuck: _left_sweep(hands, ranks(primes, stuck), p, same, KEPT_BYTES // len(modes)) for stuck in modes}
-    # Every count is at most the number of all worlds (the last sweep's total), which is often
+    # Every count is at most the last sweep's total (all worlds, or all stalemates), which is often
     # tens of bits below the story's bound that chose ``primes``: the right-to-left sweep and the
     # counts, most of the work, take only as many primes as that total needs.
     last = list(sweeps)[-1]
