@@ -526,7 +526,9 @@ def test_unfinished_exercise_notebooks_run_top_to_bottom_in_a_kernel_and_it_surv
     texts = ["".join(o.get("text", "") for o in c.outputs) for c in notebook.cells]
     assert sum("NOTE: " in t and "still raises NotImplementedError" in t for t in texts) == len(EXERCISES)
     assert "Result: 0 of 6 cases right." in texts[-3]  # display() in the child went nowhere, harmlessly
-    assert [o.output_type for o in notebook.cells[-3].outputs] == ["stream"]
+    # only printed text, nothing shown and nothing on stderr (a busy kernel may send the text in two parts)
+    outputs = [(o.output_type, o.get("name")) for o in notebook.cells[-3].outputs]
+    assert set(outputs) == {("stream", "stdout")}, outputs
     assert "is there an endless loop?" in texts[-2] and texts[-1] == "still alive\n"
 
 
