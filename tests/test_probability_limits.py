@@ -171,18 +171,24 @@ def test_numpy_integers_are_whole_numbers():
     assert facts.me == 0 and type(facts.me) is int and list(facts.seats) == [1]
 
 
+def _story_after_random_asks(n: int, asks: int):
+    """The story of the player to ask after ``asks`` random asks in a seeded ``n``-player pond game."""
+    from gofish_teach.strategies import random as random_ask
+
+    game, rng = Game(Rules.preset("pond"), n, seed=n), np.random.default_rng(n)
+    for _ in range(asks):
+        game.ask(*random_ask(game.view(game.current_player), rng))
+    return read(game.view(game.current_player))
+
+
 def test_rank_order_and_exchangeable_ranks_do_not_change_counts(monkeypatch):
     """The sweep takes the ranks in the order rank_order picks and works out exchangeable ranks
     once; on full decks at five and six players, the counts equal those of a sweep in deck
     order with every rank worked out on its own."""
-    from gofish_teach.strategies import random as random_ask
 
     reordered = shared = 0
     for n, asks in ((5, 6), (6, 3), (6, 12)):
-        game, rng = Game(Rules.preset("pond"), n, seed=n), np.random.default_rng(n)
-        for _ in range(asks):
-            game.ask(*random_ask(game.view(game.current_player), rng))
-        story = read(game.view(game.current_player))
+        story = _story_after_random_asks(n, asks)
         exact.forget()
         fast = exact.world_counts(story, 13, 4)
         with monkeypatch.context() as m:
@@ -257,12 +263,8 @@ def test_an_order_too_wide_is_given_up_before_every_hand_is_built(monkeypatch):
     """Each hand is at least one state wide at every place, so once the hands built so far join
     more states than LIMITS allows, the order is given up without building the others; what
     was built is remembered, and with room to spare the counts are still exact."""
-    from gofish_teach.strategies import random as random_ask
 
-    game, rng = Game(Rules.preset("pond"), 5, seed=5), np.random.default_rng(5)
-    for _ in range(12):
-        game.ask(*random_ask(game.view(game.current_player), rng))
-    story = read(game.view(game.current_player))
+    story = _story_after_random_asks(5, 12)
     exact.forget()
     unlimited = exact.world_counts(story, 13, 4)
     built = _count_builds(monkeypatch)
@@ -304,7 +306,6 @@ def test_the_counts_do_not_depend_on_the_primes_after_the_total_or_on_the_steps_
     counts while they fit in ``contract.KEPT_BYTES``. With every prime throughout, and with no
     step kept, some or all, the counts at five and six players are the same."""
     from gofish_teach.probability import contract
-    from gofish_teach.strategies import random as random_ask
 
     cut_primes, kept = [], []
     enough, left_sweep = contract.enough, contract._left_sweep
@@ -313,12 +314,14 @@ def test_the_counts_do_not_depend_on_the_primes_after_the_total_or_on_the_steps_
         cut_primes.append(len(enough(primes, n)) < len(primes))
         return enough(primes, n)
 
-    monkeypatch.setattr(contract, "_left_sweep", lambda *a: kept.append(left_sweep(*a)[1]) or left_sweep(*a))
+    def keeping(*args):
+        left, steps = left_sweep(*args)
+        kept.append(len(steps))  # how many ranks' steps it kept (the counts pop them as they use them)
+        return left, steps
+
+    monkeypatch.setattr(contract, "_left_sweep", keeping)
     for n, asks in ((5, 6), (6, 12)):
-        game, rng = Game(Rules.preset("pond"), n, seed=n), np.random.default_rng(n)
-        for _ in range(asks):
-            game.ask(*random_ask(game.view(game.current_player), rng))
-        story = read(game.view(game.current_player))
+        story = _story_after_random_asks(n, asks)
         answers = []
         for room, primes in ((contract.KEPT_BYTES, fewer), (0, fewer), (300_000, fewer),
                              (contract.KEPT_BYTES, lambda primes, n: tuple(primes))):
@@ -329,7 +332,7 @@ def test_the_counts_do_not_depend_on_the_primes_after_the_total_or_on_the_steps_
             answers.append((counts.total, counts.seats, counts.ocean))
         assert answers[1:] == answers[:1] * 3
         every, none, some = kept[-4:-1]
-        assert len(every) > len(some) > 0 == len(none)  # every way of keeping was tried
+        assert every > some > 0 == none  # every way of keeping was tried
     assert any(cut_primes)  # and the total did need fewer primes than the bound
 
 
@@ -338,12 +341,8 @@ def test_sums_cut_shorter_give_the_same_counts(monkeypatch):
     exact) and reduces each part; cut at 3 instead, every product of the sweep is cut, and a
     five-player count is the same."""
     from gofish_teach.probability import contract, modular
-    from gofish_teach.strategies import random as random_ask
 
-    game, rng = Game(Rules.preset("pond"), 5, seed=5), np.random.default_rng(5)
-    for _ in range(6):
-        game.ask(*random_ask(game.view(game.current_player), rng))
-    story = read(game.view(game.current_player))
+    story = _story_after_random_asks(5, 6)
     exact.forget()
     usual = exact.world_counts(story, 13, 4)
     cuts = []

@@ -321,7 +321,7 @@ def count_worlds(hands, unseen, primes, teams=None, same=None):
     # Every count is at most the last sweep's total (all worlds, or all stalemates), which is often
     # tens of bits below the story's bound that chose ``primes``: the right-to-left sweep and the
     # counts, most of the work, take only as many primes as that total needs.
-    last = list(sweeps)[-1]
+    last = modes[-1]
     primes = enough(primes, crt(sweeps[last][0][-1].reshape(-1), primes))
     p = p[:len(primes)]
     total, counts = {}, {}
