@@ -160,3 +160,32 @@ def test_enough_primes_even_where_the_oceans_share_shrinks_the_bound(monkeypatch
             assert (tight.total, tight.seats, tight.ocean) == (spare.total, spare.seats, spare.ocean)
             game.ask(*random_ask(view, rng))
     assert seen >= 3  # the case this is about did come up
+
+
+@pytest.mark.parametrize("n, options, seed", [(4, {"hand_size": 3, "teams": True}, 30), (5, {"hand_size": 2}, 45),
+                                              (6, {"hand_size": 1, "teams": True}, 46)],
+                         ids=["four-players-teams", "five-players", "six-players-three-teams"])
+def test_hands_joined_in_another_order_match_brute_force(monkeypatch, n, options, seed):
+    """A costly count weighs a second order of the ranks and every order of the hands
+    (``exact.COMPARE_ABOVE``), then joins the hands in the order that costs least. Here every
+    count does, and joins them last seat first: still the brute force's counts at every point,
+    the teams' endgame (whose rule knows each hand's team) included."""
+    from gofish_teach.probability import exact
+
+    seatings = []
+
+    def last_first(hands, unseen):
+        seatings.append(len(hands))
+        return 0, tuple(range(len(hands)))[::-1]
+
+    monkeypatch.setattr(exact, "COMPARE_ABOVE", -1)
+    monkeypatch.setattr(exact, "_cheapest", last_first)
+    exact.forget()
+    rng = np.random.default_rng(seed)
+    game = random_game(Rules.preset("pond").replace(n_ranks=4, **options), n, rng)
+    points, wrong = mismatches(game)
+    exact.forget()
+    assert points > 50 and not wrong, "\n".join(wrong[:3])
+    assert max(seatings) == n - 1  # every other seat's hand was joined, last first
+    if options.get("teams"):
+        assert game.ocean_size == 0

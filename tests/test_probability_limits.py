@@ -192,6 +192,7 @@ def test_rank_order_and_exchangeable_ranks_do_not_change_counts(monkeypatch):
         exact.forget()
         fast = exact.world_counts(story, 13, 4)
         with monkeypatch.context() as m:
+            m.setattr(exact, "COMPARE_ABOVE", float("inf"))  # deck order, not another that costs less
             m.setattr(exact, "rank_order", lambda hands: list(range(13)))
             m.setattr(exact, "exchangeable", lambda story: list(range(13)))
             exact.forget()
@@ -231,6 +232,7 @@ def test_a_position_too_wide_in_the_usual_order_is_counted_in_the_narrow_one(mon
     unlimited = exact.world_counts(story, 13, 4)
     built = _count_builds(monkeypatch)
     with monkeypatch.context() as m:
+        m.setattr(exact, "COMPARE_ABOVE", float("inf"))  # the limit alone chooses the order here
         m.setitem(exact.LIMITS, "joint", wide)  # the usual order just fits: it is the one used
         exact.forget()
         counted = exact.world_counts(story, 13, 4)
@@ -246,6 +248,43 @@ def test_a_position_too_wide_in_the_usual_order_is_counted_in_the_narrow_one(mon
         with pytest.raises(exact.TooBig, match=r"need (at least )?\d+ states at one rank"):
             exact.world_counts(story, 13, 4)
     exact.forget()
+
+
+def test_a_costly_count_joins_the_ranks_and_hands_in_the_order_that_costs_least(monkeypatch):
+    """Past ``exact.COMPARE_ABOVE`` (multiply-adds, :func:`~.contract.work`) a count builds its
+    hands in narrow_order too, and joins them in whichever order of the ranks and of the hands
+    costs least; the counts are those of the usual order. At this six-player position that is
+    the narrow order of the ranks, with the hands in an order other than the seats'."""
+    from gofish_teach.probability.modular import primes_for_bits
+
+    story = _story_after_random_asks(6, 20)
+    primes = primes_for_bits(exact.bits_needed(story))
+    followed = [exact._follow(story.ops[q], 13, 4, primes) for q in story.seats]
+    caps = tuple(min(3, u) for u in story.unseen)
+    least = {}
+    for order in (exact.rank_order(followed), exact.narrow_order(followed)):
+        hands = [exact.Hand.from_cases(cases, caps, order=order) for cases in followed]
+        least[tuple(order)] = exact._cheapest(hands, [story.unseen[r] for r in order])
+    (cost, seating), order = min((v, k) for k, v in least.items())
+    assert order == tuple(exact.narrow_order(followed)) and seating != tuple(range(5))
+    assert cost < exact.work([exact.Hand.from_cases(cases, caps, order=order) for cases in followed],
+                             [story.unseen[r] for r in order])  # the seats' order costs more
+
+    with monkeypatch.context() as m:
+        m.setattr(exact, "COMPARE_ABOVE", float("inf"))
+        exact.forget()
+        usual = exact.world_counts(story, 13, 4)
+    joined, count_worlds = [], exact.count_worlds
+
+    def spy(hands, unseen, *args):
+        joined.append(exact.work(hands, unseen))
+        return count_worlds(hands, unseen, *args)
+    monkeypatch.setattr(exact, "count_worlds", spy)
+    exact.forget()
+    cheap = exact.world_counts(story, 13, 4)
+    exact.forget()
+    assert joined == [cost]
+    assert (cheap.total, cheap.seats, cheap.ocean) == (usual.total, usual.seats, usual.ocean)
 
 
 def _count_builds(monkeypatch) -> list:

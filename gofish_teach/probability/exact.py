@@ -15,13 +15,14 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from itertools import permutations
 from math import lgamma, log
 
 import numpy as np
 
 from threadpoolctl import ThreadpoolController
 
-from .contract import count_worlds
+from .contract import count_worlds, work
 from .hands import Hand
 from .history import Story, read  # noqa: F401  (read: for the examples)
 from .modular import primes_for_bits
@@ -32,6 +33,12 @@ from .pools import Cases, count_worlds_one
 #: dimension of a hand's matrices; and the product of the hands' inner dimensions at one
 #: rank, which the joint sweep carries.
 LIMITS = {"cases": 400_000, "join_cases": 20_000, "hand_dim": 128, "joint": 150_000}
+
+#: Above this much work (:func:`~.contract.work`: multiply-adds per prime of two sweeps) in the
+#: usual order of the ranks, a count also builds its hands in :func:`narrow_order`, weighs every
+#: order in which the hands can be joined, and keeps the orders that cost least. Below it (about
+#: 30 ms of counting), building the second order's hands would cost about as much as it saves.
+COMPARE_ABOVE = 20_000_000
 
 
 #: BLAS's own threads: the products here are many and small, so on a busy machine (or two cores
@@ -343,26 +350,43 @@ def _world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
 
     order = rank_order(followed)
     hands, why = joined(order)
-    if hands is None:
-        # too wide for the exact path: a second order may fit, which beats sampling
+    seating = tuple(range(len(seats)))
+    # Too wide for the exact path, or costly: a second order of the ranks may fit, which beats
+    # sampling, or cost less; and the hands may be joined in any order (building the second
+    # order's hands and weighing the hands' orders cost a few products of the count).
+    if hands is None or work(hands, [story.unseen[r] for r in order]) > COMPARE_ABOVE:
+        cost, seating = _cheapest(hands, [story.unseen[r] for r in order]) if hands else (None, seating)
         other = narrow_order(followed)
         if other != order:
-            order = other
-            hands, why = joined(other)
+            more, why_more = joined(other)
+            if more is not None:
+                cost_more, seating_more = _cheapest(more, [story.unseen[r] for r in other])
+                if hands is None or cost_more < cost:
+                    order, hands, seating = other, more, seating_more
+            elif hands is None:
+                why = why_more
         if hands is None:
             raise why
-    # the sweep sees the ranks in ``order``: place j is rank order[j]
+    # the sweep sees the ranks in ``order`` (place j is rank order[j]) and the hands in ``seating``
     place = {r: j for j, r in enumerate(order)}
     same = exchangeable(story)
     first = {}
     for r in order:
         first.setdefault(same[r], place[r])  # a class's counts are worked out at its first place
-    teams = story.teams and (story.teams[0], [story.teams[1][r] for r in order], story.teams[2])
-    total, by_place, ocean_by_place = count_worlds(hands, [story.unseen[r] for r in order], primes, teams,
-                                                   [first[same[r]] for r in order])
+    teams = story.teams and ([story.teams[0][i] for i in seating], [story.teams[1][r] for r in order], story.teams[2])
+    total, by_place, ocean_by_place = count_worlds([hands[i] for i in seating], [story.unseen[r] for r in order],
+                                                   primes, teams, [first[same[r]] for r in order])
+    by_place = [by_place[seating.index(i)] for i in range(len(seats))]
     seat = [[by_seat[place[r]] for r in range(n_ranks)] for by_seat in by_place]
     ocean = [ocean_by_place[place[r]] for r in range(n_ranks)]
     return Counts(total, seat, ocean)
+
+
+def _cheapest(hands, unseen) -> tuple[int, tuple]:
+    """The least :func:`~.contract.work` of a count over any order of ``hands``, and that order
+    (a permutation of their indices). The joined states are the same in any order; what a
+    hand's step costs depends on the hands' indices either side of it, at most 5! orders."""
+    return min((work([hands[i] for i in seating], unseen), seating) for seating in permutations(range(len(hands))))
 
 
 def rank_order(hands) -> list[int]:
