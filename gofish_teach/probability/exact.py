@@ -26,6 +26,7 @@ from .contract import count_worlds, work
 from .hands import Hand
 from .history import Story, read  # noqa: F401  (read: for the examples)
 from .modular import primes_for_bits
+from .orders import planned_order
 from .pools import Cases, count_worlds_one
 
 #: Sizes beyond which the exact path gives up (deterministic, so results are reproducible):
@@ -35,9 +36,10 @@ from .pools import Cases, count_worlds_one
 LIMITS = {"cases": 400_000, "join_cases": 20_000, "hand_dim": 128, "joint": 150_000}
 
 #: Above this much work (:func:`~.contract.work`: multiply-adds per prime of two sweeps) in the
-#: usual order of the ranks, a count also builds its hands in :func:`narrow_order`, weighs every
-#: order in which the hands can be joined, and keeps the orders that cost least. Below it (about
-#: 30 ms of counting), building the second order's hands would cost about as much as it saves.
+#: usual order of the ranks, a count also builds its hands in :func:`narrow_order` and in
+#: :func:`~.orders.planned_order`, weighs every order in which the hands can be joined, and keeps
+#: the orders that cost least. Below it (about 30 ms of counting), building the other orders'
+#: hands would cost about as much as it saves.
 COMPARE_ABOVE = 20_000_000
 
 
@@ -351,18 +353,21 @@ def _world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
     order = rank_order(followed)
     hands, why = joined(order)
     seating = tuple(range(len(seats)))
-    # Too wide for the exact path, or costly: a second order of the ranks may fit, which beats
-    # sampling, or cost less; and the hands may be joined in any order (building the second
-    # order's hands and weighing the hands' orders cost a few products of the count).
+    # Too wide for the exact path, or costly: another order of the ranks may fit, which beats
+    # sampling, or cost less; and the hands may be joined in any order. Building another order's
+    # hands and weighing the hands' orders cost a few percent of such a count.
     if hands is None or work(hands, [story.unseen[r] for r in order]) > COMPARE_ABOVE:
         cost, seating = _cheapest(hands, [story.unseen[r] for r in order]) if hands else (None, seating)
-        other = narrow_order(followed)
-        if other != order:
+        tried = [order]
+        for other in (narrow_order(followed), planned_order(followed, caps, story.unseen)):
+            if other in tried:
+                continue
+            tried.append(other)
             more, why_more = joined(other)
             if more is not None:
                 cost_more, seating_more = _cheapest(more, [story.unseen[r] for r in other])
                 if hands is None or cost_more < cost:
-                    order, hands, seating = other, more, seating_more
+                    order, hands, cost, seating = other, more, cost_more, seating_more
             elif hands is None:
                 why = why_more
         if hands is None:
