@@ -26,7 +26,7 @@ from .contract import count_worlds, work
 from .hands import Hand
 from .history import Story, read  # noqa: F401  (read: for the examples)
 from .modular import primes_for_bits
-from .orders import planned_order
+from .orders import Plan, planned_order  # noqa: F401  (planned_order: for the tests)
 from .pools import Cases, count_worlds_one
 
 #: Sizes beyond which the exact path gives up (deterministic, so results are reproducible):
@@ -41,6 +41,10 @@ LIMITS = {"cases": 400_000, "join_cases": 20_000, "hand_dim": 128, "joint": 150_
 #: the orders that cost least. Below it (about 30 ms of counting), building the other orders'
 #: hands would cost about as much as it saves.
 COMPARE_ABOVE = 20_000_000
+
+#: Another order's hands are built only where the plan (:class:`~.orders.Plan`) expects it to cost
+#: at most this share of the order in hand (early in a game the orders cost about the same).
+WORTH_BUILDING = 0.8
 
 
 #: BLAS's own threads: the products here are many and small, so on a busy machine (or two cores
@@ -358,9 +362,11 @@ def _world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
     # hands and weighing the hands' orders cost a few percent of such a count.
     if hands is None or work(hands, [story.unseen[r] for r in order]) > COMPARE_ABOVE:
         cost, seating = _cheapest(hands, [story.unseen[r] for r in order]) if hands else (None, seating)
+        plan = Plan(followed, caps, story.unseen)
         tried = [order]
-        for other in (narrow_order(followed), planned_order(followed, caps, story.unseen)):
-            if other in tried:
+        for other in (narrow_order(followed), plan.best()):
+            # worth building only where the plan expects it to cost clearly less than the order in hand
+            if other in tried or (hands is not None and plan.cost(other) > WORTH_BUILDING * plan.cost(order)):
                 continue
             tried.append(other)
             more, why_more = joined(other)

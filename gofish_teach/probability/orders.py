@@ -22,8 +22,11 @@ and compares what they really cost with the other orders' (never trusting the pl
 >>> _ = game.ask(1, "3")
 >>> story = read(game.view(1))
 >>> followed = [_follow(story.ops[q], 4, 4) for q in story.seats]
->>> sorted(planned_order(followed, caps=(3, 3, 3, 3), unseen=story.unseen))   # a permutation of the ranks
+>>> plan = Plan(followed, caps=(3, 3, 3, 3), unseen=story.unseen)
+>>> sorted(plan.best())                                  # a permutation of the ranks
 [0, 1, 2, 3]
+>>> plan.cost(plan.best()) <= min(plan.cost(order) for order in ([0, 1, 2, 3], [3, 2, 1, 0], [1, 3, 0, 2]))
+True
 """
 from __future__ import annotations
 
@@ -145,21 +148,52 @@ def _cheapest_path(dims, d, unseen):
     return order
 
 
+@njit(cache=True)
+def _path_cost(dims, d, unseen, order):
+    H = dims.shape[0]
+    din, dout, dr = np.empty(H, dtype=np.int64), np.empty(H, dtype=np.int64), np.empty(H, dtype=np.int64)
+    S, total = 0, 0.0
+    for r in order:
+        T = S | (1 << r)
+        for h in range(H):
+            din[h], dout[h], dr[h] = dims[h, S], dims[h, T], d[h, r]
+        total += _step(din, dout, dr, unseen[r])
+        S = T
+    return total
+
+
+class Plan:
+    """The hidden hands' bounds at every set of placed ranks (see above), and what an order of the
+    ranks costs under them: ``followed`` are the hands' :class:`~.pools.Cases`, ``caps[r]`` the
+    most cards of rank r a hand can hold, ``unseen[r]`` the cards of rank r the viewer has not seen.
+    """
+
+    def __init__(self, followed, caps, unseen):
+        R = len(unseen)
+        dims, counts = [], []
+        for cases in followed:
+            known, pool = cases.known_counts().astype(np.int64), cases.pool_sizes().astype(np.int64)
+            pooled = [bool(cases.pool_mask >> r & 1) for r in range(R)]
+            room = np.array([caps[r] if pooled[r] else 0 for r in range(R)], dtype=np.int64)
+            rows = np.unique(np.column_stack([known, pool]), axis=0)  # cases alike here count once
+            uncertain = np.array([r for r in range(R) if (rows[:, r] != rows[0, r]).any()], dtype=np.int64)
+            bound = _bounds(np.ascontiguousarray(rows[:, :R]), np.ascontiguousarray(rows[:, R]), room, uncertain)
+            dims.append(_dims(bound, room, uncertain, R))
+            most = known + np.where(pooled, np.minimum(pool[:, None], np.array(caps)), 0)
+            counts.append(np.minimum(np.array(caps), most.max(axis=0, initial=0)) + 1)
+        self._dims = np.array(dims)
+        self._counts = np.array(counts, dtype=np.int64)
+        self._unseen = np.array(unseen, dtype=np.int64)
+
+    def cost(self, order) -> float:
+        """What ``order`` costs under the bounds (an estimate of :func:`.contract.work`, often too high)."""
+        return float(_path_cost(self._dims, self._counts, self._unseen, np.array(order, dtype=np.int64)))
+
+    def best(self) -> list[int]:
+        """The order of the ranks that costs least under the bounds."""
+        return [int(r) for r in _cheapest_path(self._dims, self._counts, self._unseen)]
+
+
 def planned_order(followed, caps, unseen) -> list[int]:
-    """The order of the ranks that costs the count least under the hands' bounds (see above):
-    ``followed`` are the hidden hands' :class:`~.pools.Cases`, ``caps[r]`` the most cards of
-    rank r a hand can hold, ``unseen[r]`` the cards of rank r the viewer has not seen."""
-    R = len(unseen)
-    dims, counts = [], []
-    for cases in followed:
-        known, pool = cases.known_counts().astype(np.int64), cases.pool_sizes().astype(np.int64)
-        pooled = [bool(cases.pool_mask >> r & 1) for r in range(R)]
-        room = np.array([caps[r] if pooled[r] else 0 for r in range(R)], dtype=np.int64)
-        rows = np.unique(np.column_stack([known, pool]), axis=0)  # cases alike here count once
-        uncertain = np.array([r for r in range(R) if (rows[:, r] != rows[0, r]).any()], dtype=np.int64)
-        bound = _bounds(np.ascontiguousarray(rows[:, :R]), np.ascontiguousarray(rows[:, R]), room, uncertain)
-        dims.append(_dims(bound, room, uncertain, R))
-        most = known + np.where(pooled, np.minimum(pool[:, None], np.array(caps)), 0)
-        counts.append(np.minimum(np.array(caps), most.max(axis=0, initial=0)) + 1)
-    order = _cheapest_path(np.array(dims), np.array(counts, dtype=np.int64), np.array(unseen, dtype=np.int64))
-    return [int(r) for r in order]
+    """The order of the ranks that costs the count least under the hands' bounds: :meth:`Plan.best`."""
+    return Plan(followed, caps, unseen).best()
