@@ -289,6 +289,13 @@ def test_a_costly_count_joins_the_ranks_and_hands_in_the_order_that_costs_least(
     assert joined == [cost]
     assert (cheap.total, cheap.seats, cheap.ocean) == (usual.total, usual.seats, usual.ocean)
 
+    monkeypatch.setattr(exact.Plan, "MAX_EFFORT", 0)  # a plan too costly to make: the narrow order is left
+    joined.clear()
+    unplanned = exact.world_counts(story, 13, 4)
+    exact.forget()
+    assert joined == [least[tuple(exact.narrow_order(followed))][0]]
+    assert (unplanned.total, unplanned.seats, unplanned.ocean) == (usual.total, usual.seats, usual.ocean)
+
 
 def _count_builds(monkeypatch) -> list:
     """Record the order of every hand ``Hand.from_cases`` builds from now on (for the test's duration)."""

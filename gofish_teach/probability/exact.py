@@ -364,9 +364,10 @@ def _world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
         cost, seating = _cheapest(hands, [story.unseen[r] for r in order]) if hands else (None, seating)
         plan = Plan(followed, caps, story.unseen)
         tried = [order]
-        for other in (narrow_order(followed), plan.best()):
+        for other in [narrow_order(followed)] + ([plan.best()] if plan.usable else []):
             # worth building only where the plan expects it to cost clearly less than the order in hand
-            if other in tried or (hands is not None and plan.cost(other) > WORTH_BUILDING * plan.cost(order)):
+            if other in tried or (hands is not None and plan.usable
+                                  and plan.cost(other) > WORTH_BUILDING * plan.cost(order)):
                 continue
             tried.append(other)
             more, why_more = joined(other)

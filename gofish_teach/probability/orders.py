@@ -168,15 +168,27 @@ class Plan:
     most cards of rank r a hand can hold, ``unseen[r]`` the cards of rank r the viewer has not seen.
     """
 
+    #: Most work (cases' rows times sets of their uncertain ranks times pooled room) a plan may take:
+    #: about a second. A hand with many cases and many uncertain ranks makes :attr:`usable` False.
+    MAX_EFFORT = 10 ** 8
+
     def __init__(self, followed, caps, unseen):
         R = len(unseen)
-        dims, counts = [], []
+        hands, effort = [], 0
         for cases in followed:
             known, pool = cases.known_counts().astype(np.int64), cases.pool_sizes().astype(np.int64)
             pooled = [bool(cases.pool_mask >> r & 1) for r in range(R)]
             room = np.array([caps[r] if pooled[r] else 0 for r in range(R)], dtype=np.int64)
             rows = np.unique(np.column_stack([known, pool]), axis=0)  # cases alike here count once
             uncertain = np.array([r for r in range(R) if (rows[:, r] != rows[0, r]).any()], dtype=np.int64)
+            effort += (1 << len(uncertain)) * len(rows) * (int(room.sum()) + 10)
+            hands.append((known, pool, pooled, room, rows, uncertain))
+        #: Whether the plan was made (see :attr:`MAX_EFFORT`); :meth:`cost` and :meth:`best` need it.
+        self.usable = effort <= self.MAX_EFFORT
+        if not self.usable:
+            return
+        dims, counts = [], []
+        for known, pool, pooled, room, rows, uncertain in hands:
             bound = _bounds(np.ascontiguousarray(rows[:, :R]), np.ascontiguousarray(rows[:, R]), room, uncertain)
             dims.append(_dims(bound, room, uncertain, R))
             most = known + np.where(pooled, np.minimum(pool[:, None], np.array(caps)), 0)
