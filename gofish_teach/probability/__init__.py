@@ -80,11 +80,13 @@ def warm() -> None:
     the plan of an order of the ranks) and the sampler's (:func:`.montecarlo.warm`), about half a minute once. ``make`` runs this right
     after installing."""
     from .. import Game, Rules
-    from . import exact, montecarlo, orders
+    from . import contract, exact, montecarlo, orders
+    from .hands import Hand
     from .history import read
 
     view = Game(Rules.preset("pond"), 3, seed=0).view(0)  # two hidden hands: every step of the exact count
     posterior(view, fallback=False).table()
-    story = read(view)  # and the plan of a costly count's order of the ranks
+    story = read(view)  # and what a costly count weighs: the planned order of the ranks, the hands' orders
     orders.planned_order([exact.hand_cases(story, q, 13, 4) for q in story.seats], (3,) * 13, story.unseen)
+    contract.cheapest_seating([Hand.dealt(2, [True, True], primes=(7,))] * 2, unseen=[4, 4])
     montecarlo.warm()

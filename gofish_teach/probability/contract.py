@@ -24,9 +24,11 @@ whose sums stay below 2**53, and put together by CRT at the end.
 """
 from __future__ import annotations
 
+from itertools import permutations
 from math import prod
 
 import numpy as np
+from numba import njit
 
 from .modular import MAX_SUM_TERMS, STACKED as _STACKED, crt, enough, falling, matmul_mod, reduce_each, reduce_into
 
@@ -244,9 +246,10 @@ class _Rank:
         return w
 
 
-def work(hands, unseen) -> int:
+def work(hands, unseen, seating=None) -> int:
     """The multiply-adds (per prime) of one left-to-right and one right-to-left sweep of
-    :func:`count_worlds` over ``hands`` (team flags aside): what an order of the ranks costs.
+    :func:`count_worlds` over ``hands`` (team flags aside), joined in the order ``seating`` (a
+    permutation of their indices; their own by default): what an order of the ranks costs.
 
     Taking hand q into a rank's partial step is one product of its block matrix, (new
     tallies x its index after) by (tallies x its index before), with every other hand's
@@ -261,18 +264,59 @@ def work(hands, unseen) -> int:
     >>> work([hand, hand], unseen=[4, 4])   # rank 0: 9 + 135 left, 27 + 45 right; rank 1 its mirror
     432
     """
-    total = 0
-    for s, u in enumerate(unseen):
-        shapes = [hand.tensors[s].shape[1:] for hand in hands]  # (d, Din, Dout)
-        for right in (False, True):
-            dims = [Dout if right else Din for _, Din, Dout in shapes]
-            tally = 1
-            for q in (range(len(shapes) - 1, -1, -1) if right else range(len(shapes))):
-                d, Din, Dout = shapes[q]
-                after = min(u + 1, tally + d - 1)  # the hands' sum of this rank: 0 .. u
-                total += prod(dims) // dims[q] * tally * Din * after * Dout
-                dims[q] = Din if right else Dout
-                tally = after
+    seating = np.arange(len(hands)) if seating is None else np.asarray(seating, dtype=np.int64)
+    return int(_work(shapes(hands), np.asarray(unseen, dtype=np.int64), seating))
+
+
+def shapes(hands) -> np.ndarray:
+    """(hands, ranks, 3): each hand's counts and inner dimensions before and after each rank."""
+    return np.array([[A.shape[1:] for A in hand.tensors] for hand in hands], dtype=np.int64).reshape(len(hands), -1, 3)
+
+
+def cheapest_seating(hands, unseen) -> tuple[int, tuple]:
+    """The least :func:`work` over every order in which ``hands`` can be joined, and that order
+    (a permutation of their indices): the joined states are the same in any order, but what a
+    hand's step costs depends on the hands' indices either side of it. At most 5! orders.
+
+    >>> from gofish_teach.probability.hands import Hand
+    >>> small, big = Hand.dealt(2, [True] * 3, primes=(7,)), Hand.dealt(4, [True] * 3, primes=(7,))
+    >>> work([big, small, small], unseen=[4, 4, 4])
+    19734
+    >>> cheapest_seating([big, small, small], unseen=[4, 4, 4])    # the big hand in the middle
+    (17898, (1, 0, 2))
+    """
+    table, unseen = shapes(hands), np.asarray(unseen, dtype=np.int64)
+    return min((int(_work(table, unseen, np.array(seating, dtype=np.int64))), seating)
+               for seating in permutations(range(len(hands))))
+
+
+@njit(cache=True)
+def step_work(d, din, dout, unseen):
+    """:func:`work` at one rank, for hands (in the order they are joined) with ``d`` counts of it
+    and inner dimensions ``din`` before it and ``dout`` after it."""
+    H, total = len(d), 0
+    for right in range(2):
+        tally = 1
+        for k in range(H):
+            q = H - 1 - k if right else k
+            after = min(unseen + 1, tally + d[q] - 1)  # the hands' sum of this rank: 0 .. unseen
+            other = 1
+            for h in range(H):  # the hands taken already are at their index after the rank
+                if h != q:
+                    other *= dout[h] if (h > q if right else h < q) else din[h]
+            total += other * tally * din[q] * after * dout[q]
+            tally = after
+    return total
+
+
+@njit(cache=True)
+def _work(shapes, unseen, seating):
+    H, total = len(seating), 0
+    d, din, dout = np.empty(H, dtype=np.int64), np.empty(H, dtype=np.int64), np.empty(H, dtype=np.int64)
+    for s in range(shapes.shape[1]):
+        for i in range(H):
+            d[i], din[i], dout[i] = shapes[seating[i], s, 0], shapes[seating[i], s, 1], shapes[seating[i], s, 2]
+        total += step_work(d, din, dout, unseen[s])
     return total
 
 

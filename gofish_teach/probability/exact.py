@@ -15,14 +15,13 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from itertools import permutations
 from math import lgamma, log
 
 import numpy as np
 
 from threadpoolctl import ThreadpoolController
 
-from .contract import count_worlds, work
+from .contract import cheapest_seating as _cheapest, count_worlds, work
 from .hands import Hand
 from .history import Story, read  # noqa: F401  (read: for the examples)
 from .modular import primes_for_bits
@@ -392,13 +391,6 @@ def _world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
     seat = [[by_seat[place[r]] for r in range(n_ranks)] for by_seat in by_place]
     ocean = [ocean_by_place[place[r]] for r in range(n_ranks)]
     return Counts(total, seat, ocean)
-
-
-def _cheapest(hands, unseen) -> tuple[int, tuple]:
-    """The least :func:`~.contract.work` of a count over any order of ``hands``, and that order
-    (a permutation of their indices). The joined states are the same in any order; what a
-    hand's step costs depends on the hands' indices either side of it, at most 5! orders."""
-    return min((work([hands[i] for i in seating], unseen), seating) for seating in permutations(range(len(hands))))
 
 
 def rank_order(hands) -> list[int]:

@@ -33,6 +33,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .contract import step_work
+
 
 @njit(cache=True)
 def _hulls(codes, by_code, lo, hi):
@@ -102,26 +104,6 @@ def _dims(bound, room, uncertain, R):
 
 
 @njit(cache=True)
-def _step(din, dout, d, unseen):
-    # contract.work for one rank: a left and a right sweep taking the hands one at a time
-    H, total = len(din), 0
-    for right in range(2):
-        dims = dout.copy() if right else din.copy()
-        tally = 1
-        for k in range(H):
-            q = H - 1 - k if right else k
-            after = min(unseen + 1, tally + d[q] - 1)
-            other = 1
-            for h in range(H):
-                if h != q:
-                    other *= dims[h]
-            total += other * tally * din[q] * after * dout[q]
-            dims[q] = din[q] if right else dout[q]
-            tally = after
-    return total
-
-
-@njit(cache=True)
 def _cheapest_path(dims, d, unseen):
     """The order of the ranks with the least sum of step costs: ``dims`` (hands, 2**R), ``d``
     (hands, R) each hand's counts of each rank."""
@@ -138,7 +120,7 @@ def _cheapest_path(dims, d, unseen):
             T = S | (1 << r)
             for h in range(H):
                 din[h], dout[h], dr[h] = dims[h, S], dims[h, T], d[h, r]
-            c = cost[S] + _step(din, dout, dr, unseen[r])
+            c = cost[S] + step_work(dr, din, dout, unseen[r])
             if c < cost[T]:
                 cost[T], last[T] = c, r
     order, S = np.empty(R, dtype=np.int64), N - 1
@@ -157,7 +139,7 @@ def _path_cost(dims, d, unseen, order):
         T = S | (1 << r)
         for h in range(H):
             din[h], dout[h], dr[h] = dims[h, S], dims[h, T], d[h, r]
-        total += _step(din, dout, dr, unseen[r])
+        total += step_work(dr, din, dout, unseen[r])
         S = T
     return total
 
