@@ -297,6 +297,38 @@ def test_a_costly_count_joins_the_ranks_and_hands_in_the_order_that_costs_least(
     assert (unplanned.total, unplanned.seats, unplanned.ocean) == (usual.total, usual.seats, usual.ocean)
 
 
+def test_work_counts_the_multiply_adds_of_both_sweeps_in_any_seating():
+    """``contract.work`` (compiled) against the products both sweeps make, counted in plain Python
+    from the hands' shapes, at a six-player position, for every order of the hands: sweeping
+    left to right a hand taken already is at its index after the rank, right to left before it."""
+    from itertools import permutations
+    from math import prod
+
+    from gofish_teach.probability.contract import cheapest_seating, work
+
+    def products(hands, unseen):
+        total = 0
+        for s, u in enumerate(unseen):
+            shapes = [hand.tensors[s].shape[1:] for hand in hands]  # (counts, index before, index after)
+            for right in (False, True):
+                dims = [after if right else before for _, before, after in shapes]
+                tally = 1
+                for q in (range(len(shapes) - 1, -1, -1) if right else range(len(shapes))):
+                    d, before, after = shapes[q]
+                    tally_after = min(u + 1, tally + d - 1)
+                    total += prod(dims) // dims[q] * (tally * before) * (tally_after * after)
+                    dims[q] = before if right else after
+                    tally = tally_after
+        return total
+
+    story = _story_after_random_asks(6, 12)
+    caps = tuple(min(3, u) for u in story.unseen)
+    hands = [exact.Hand.from_cases(exact._follow(story.ops[q], 13, 4, PRIMES[:1]), caps) for q in story.seats]
+    costs = {seating: products([hands[i] for i in seating], story.unseen) for seating in permutations(range(5))}
+    assert all(work(hands, story.unseen, seating) == cost for seating, cost in costs.items())
+    assert len(set(costs.values())) > 1 and cheapest_seating(hands, story.unseen) == min((c, s) for s, c in costs.items())
+
+
 def _count_builds(monkeypatch) -> list:
     """Record the order of every hand ``Hand.from_cases`` builds from now on (for the test's duration)."""
     built, build = [], exact.Hand.from_cases.__func__

@@ -301,9 +301,12 @@ def step_work(d, din, dout, unseen):
             q = H - 1 - k if right else k
             after = min(unseen + 1, tally + d[q] - 1)  # the hands' sum of this rank: 0 .. unseen
             other = 1
-            for h in range(H):  # the hands taken already are at their index after the rank
+            for h in range(H):  # a hand taken already has its index from the rank's other side
                 if h != q:
-                    other *= dout[h] if (h > q if right else h < q) else din[h]
+                    if right:  # from after the rank to before it
+                        other *= din[h] if h > q else dout[h]
+                    else:
+                        other *= dout[h] if h < q else din[h]
             total += other * tally * din[q] * after * dout[q]
             tally = after
     return total
