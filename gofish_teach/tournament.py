@@ -84,6 +84,8 @@ START_TIME = 30.0
 MAX_TIME_LIMIT = 600.0
 MIN_MEMORY_MB, MAX_MEMORY_MB = 256, 1 << 20
 MAX_GAMES = 100_000
+#: Longest wait, in seconds, for what ran in a sandbox to end once the sandbox is killed.
+CLOSE_WAIT = 5.0
 #: The most bytes one answer may take (a move is a few); more is a forfeit, not a full memory.
 MAX_ANSWER = 1 << 16
 #: How a forfeit is reported: the kinds an entry's own process may claim.
@@ -252,14 +254,22 @@ class LearnerPlayer:
             pass  # it has ended: the next read says so
 
     def close(self) -> None:
-        """Kill the entry's sandbox (everything inside dies with it) and delete its copy."""
+        """Kill the entry's sandbox (everything inside dies with it), wait until what ran inside has
+        ended, and delete its copy."""
         self.closed = True
+        inside = [self.init, self.worker] + self._others() if self.sandboxed and self.init is not None else []
         if self.proc.poll() is None:
             try:
                 os.killpg(self.proc.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 self.proc.kill()
         self.proc.wait()
+        # The kernel kills the rest of the sandbox once its init has died, but not before bwrap's own
+        # exit is reported: a child the entry started with setsid could be seen for a moment after
+        # (a fresh clone's test did). Wait for it, bounded (a pid may be reused meanwhile).
+        deadline = time.monotonic() + CLOSE_WAIT
+        while any(_running(p) for p in inside) and time.monotonic() < deadline:
+            time.sleep(0.005)
         for stream in (self.proc.stdin, self.proc.stdout):
             try:
                 stream.close()
