@@ -258,6 +258,7 @@ def test_a_costly_count_joins_the_ranks_and_hands_in_the_order_that_costs_least(
     position that is the planned order (a third of the usual one's work, less than half the
     narrow one's), with the hands in an order other than the seats'."""
     from gofish_teach.probability.modular import primes_for_bits
+    from gofish_teach.probability.orders import planned_order
 
     story = _story_after_random_asks(6, 20)
     primes = primes_for_bits(exact.bits_needed(story))
@@ -265,11 +266,11 @@ def test_a_costly_count_joins_the_ranks_and_hands_in_the_order_that_costs_least(
     caps = tuple(min(3, u) for u in story.unseen)
     least = {}
     for order in (exact.rank_order(followed), exact.narrow_order(followed),
-                  exact.planned_order(followed, caps, story.unseen)):
+                  planned_order(followed, caps, story.unseen)):
         hands = [exact.Hand.from_cases(cases, caps, order=order) for cases in followed]
         least[tuple(order)] = exact._cheapest(hands, [story.unseen[r] for r in order])
     (cost, seating), order = min((v, k) for k, v in least.items())
-    assert order == tuple(exact.planned_order(followed, caps, story.unseen)) and seating != tuple(range(5))
+    assert order == tuple(planned_order(followed, caps, story.unseen)) and seating != tuple(range(5))
     assert cost < exact.work([exact.Hand.from_cases(cases, caps, order=order) for cases in followed],
                              [story.unseen[r] for r in order])  # the seats' order costs more
 

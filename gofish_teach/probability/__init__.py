@@ -77,8 +77,8 @@ def posterior(view, *, fallback: bool = True, samples: int = 4_000, seed: int = 
 def warm() -> None:
     """Compile the package's compiled loops now (numba keeps them on disk, in ``__pycache__``), so that
     no learner's first answer waits for them: the exact count's (a hand's matrix form, the residues,
-    the plan of an order of the ranks) and the sampler's (:func:`.montecarlo.warm`), about half a minute once. ``make`` runs this right
-    after installing."""
+    the plan of an order of the ranks) and the sampler's (:func:`.montecarlo.warm`), about half a
+    minute once. ``make`` runs this right after installing."""
     from .. import Game, Rules
     from . import contract, exact, montecarlo, orders
     from .hands import Hand
@@ -87,6 +87,7 @@ def warm() -> None:
     view = Game(Rules.preset("pond"), 3, seed=0).view(0)  # two hidden hands: every step of the exact count
     posterior(view, fallback=False).table()
     story = read(view)  # and what a costly count weighs: the planned order of the ranks, the hands' orders
-    orders.planned_order([exact.hand_cases(story, q, 13, 4) for q in story.seats], (3,) * 13, story.unseen)
+    plan = orders.Plan([exact.hand_cases(story, q, 13, 4) for q in story.seats], (3,) * 13, story.unseen)
+    plan.cost(plan.best())
     contract.cheapest_seating([Hand.dealt(2, [True, True], primes=(7,))] * 2, unseen=[4, 4])
     montecarlo.warm()

@@ -313,12 +313,12 @@ def step_work(d, din, dout, unseen):
 
 
 @njit(cache=True)
-def _work(shapes, unseen, seating):
+def _work(table, unseen, seating):
     H, total = len(seating), 0
     d, din, dout = np.empty(H, dtype=np.int64), np.empty(H, dtype=np.int64), np.empty(H, dtype=np.int64)
-    for s in range(shapes.shape[1]):
+    for s in range(table.shape[1]):
         for i in range(H):
-            d[i], din[i], dout[i] = shapes[seating[i], s, 0], shapes[seating[i], s, 1], shapes[seating[i], s, 2]
+            d[i], din[i], dout[i] = table[seating[i], s, 0], table[seating[i], s, 1], table[seating[i], s, 2]
         total += step_work(d, din, dout, unseen[s])
     return total
 

@@ -25,7 +25,7 @@ from .contract import cheapest_seating as _cheapest, count_worlds, work
 from .hands import Hand
 from .history import Story, read  # noqa: F401  (read: for the examples)
 from .modular import primes_for_bits
-from .orders import Plan, planned_order  # noqa: F401  (planned_order: for the tests)
+from .orders import Plan
 from .pools import Cases, count_worlds_one
 
 #: Sizes beyond which the exact path gives up (deterministic, so results are reproducible):
@@ -353,14 +353,17 @@ def _world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
                                     f"(limit {LIMITS['joint']})")
         return [hands[q] for q in seats], None
 
+    def unseen(order):
+        return [story.unseen[r] for r in order]
+
     order = rank_order(followed)
     hands, why = joined(order)
     seating = tuple(range(len(seats)))
     # Too wide for the exact path, or costly: another order of the ranks may fit, which beats
     # sampling, or cost less; and the hands may be joined in any order. Building another order's
     # hands and weighing the hands' orders cost a few percent of such a count.
-    if hands is None or work(hands, [story.unseen[r] for r in order]) > COMPARE_ABOVE:
-        cost, seating = _cheapest(hands, [story.unseen[r] for r in order]) if hands else (None, seating)
+    if hands is None or work(hands, unseen(order)) > COMPARE_ABOVE:
+        cost, seating = _cheapest(hands, unseen(order)) if hands else (None, seating)
         plan = Plan(followed, caps, story.unseen)
         tried = [order]
         for other in [narrow_order(followed)] + ([plan.best()] if plan.usable else []):
@@ -371,7 +374,7 @@ def _world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
             tried.append(other)
             more, why_more = joined(other)
             if more is not None:
-                cost_more, seating_more = _cheapest(more, [story.unseen[r] for r in other])
+                cost_more, seating_more = _cheapest(more, unseen(other))
                 if hands is None or cost_more < cost:
                     order, hands, cost, seating = other, more, cost_more, seating_more
             elif hands is None:
@@ -385,8 +388,8 @@ def _world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
     for r in order:
         first.setdefault(same[r], place[r])  # a class's counts are worked out at its first place
     teams = story.teams and ([story.teams[0][i] for i in seating], [story.teams[1][r] for r in order], story.teams[2])
-    total, by_place, ocean_by_place = count_worlds([hands[i] for i in seating], [story.unseen[r] for r in order],
-                                                   primes, teams, [first[same[r]] for r in order])
+    total, by_place, ocean_by_place = count_worlds([hands[i] for i in seating], unseen(order), primes, teams,
+                                                   [first[same[r]] for r in order])
     by_place = [by_place[seating.index(i)] for i in range(len(seats))]
     seat = [[by_seat[place[r]] for r in range(n_ranks)] for by_seat in by_place]
     ocean = [ocean_by_place[place[r]] for r in range(n_ranks)]

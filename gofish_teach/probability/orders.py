@@ -164,14 +164,14 @@ class Plan:
             rows = np.unique(np.column_stack([known, pool]), axis=0)  # cases alike here count once
             uncertain = np.array([r for r in range(R) if (rows[:, r] != rows[0, r]).any()], dtype=np.int64)
             effort += (1 << len(uncertain)) * len(rows) * (int(room.sum()) + 10)
-            hands.append((known, pool, pooled, room, rows, uncertain))
+            hands.append((pooled, room, rows[:, :R], rows[:, R], uncertain))
         #: Whether the plan was made (see :attr:`MAX_EFFORT`); :meth:`cost` and :meth:`best` need it.
         self.usable = effort <= self.MAX_EFFORT
         if not self.usable:
             return
         dims, counts = [], []
-        for known, pool, pooled, room, rows, uncertain in hands:
-            bound = _bounds(np.ascontiguousarray(rows[:, :R]), np.ascontiguousarray(rows[:, R]), room, uncertain)
+        for pooled, room, known, pool, uncertain in hands:
+            bound = _bounds(np.ascontiguousarray(known), np.ascontiguousarray(pool), room, uncertain)
             dims.append(_dims(bound, room, uncertain, R))
             most = known + np.where(pooled, np.minimum(pool[:, None], np.array(caps)), 0)
             counts.append(np.minimum(np.array(caps), most.max(axis=0, initial=0)) + 1)
