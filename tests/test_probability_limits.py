@@ -466,7 +466,7 @@ print(kept_it, fresh, kept, forgotten)
 @pytest.mark.skipif(not exact._glibc(), reason="only glibc's malloc is tuned")
 def test_a_costly_count_keeps_freed_memory_for_the_next_arrays_and_forget_gives_it_back():
     """glibc maps every big array afresh and unmaps it when it is freed, a page fault per page
-    touched, which took up to 40% of a six-player count's time. After
+    touched, up to half of the slowest six-player counts' time. After
     :func:`~.exact.keep_freed_memory` a freed 64 MB array's pages serve the next one without a
     fault; :func:`~.exact.forget` returns them. (In a process of its own: the setting is the
     whole process's.)"""

@@ -307,7 +307,7 @@ def keep_freed_memory() -> bool:
     By default glibc gives every block of over 32 MB (less at first) straight back to the
     system when it is freed, and the next one is mapped afresh, a page fault per page touched.
     A six-player count makes and drops hundreds of megabytes of such arrays, and the faults
-    took up to 40% of its time here (system time, over 2 GB/s on this machine's pages). Kept,
+    took up to half of the slowest counts' time here (system time). Kept,
     the memory is reused by the next arrays: the process holds about its peak (0.5-0.7 GB
     following a six-player game) between counts, which it needed anyway for the counts
     themselves. :func:`forget` gives what is free back to the system.
