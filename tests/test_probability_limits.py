@@ -459,7 +459,15 @@ kept, c = faults(big)   # ...and serve the next
 del c
 exact.forget()          # gives what is free back to the system
 forgotten, d = faults(big)
-print(kept_it, fresh, kept, forgotten)
+del d
+
+from concurrent.futures import ThreadPoolExecutor
+def in_a_thread():          # a thread's arena is made of heaps of at most 64 MB, each given back once free
+    three = lambda: [np.ones(2 ** 22) for _ in range(3)]  # 32 MB each: three heaps
+    e = three(); del e
+    return faults(three)[0]
+threaded = ThreadPoolExecutor(1).submit(in_a_thread).result()
+print(kept_it, fresh, kept, forgotten, threaded)
 """
 
 
@@ -468,16 +476,17 @@ def test_a_costly_count_keeps_freed_memory_for_the_next_arrays_and_forget_gives_
     """glibc maps every big array afresh and unmaps it when it is freed, a page fault per page
     touched, up to half of the slowest six-player counts' time. After
     :func:`~.exact.keep_freed_memory` a freed 64 MB array's pages serve the next one without a
-    fault; :func:`~.exact.forget` returns them. (In a process of its own: the setting is the
-    whole process's.)"""
+    fault, in the main thread and in another; :func:`~.exact.forget` returns them. (In a process
+    of its own: the setting is the whole process's.)"""
     import subprocess
     import sys
 
     out = subprocess.run([sys.executable, "-c", _REFILL], capture_output=True, text=True, check=True).stdout
-    kept_it, fresh, kept, forgotten = out.split()
+    kept_it, fresh, kept, forgotten, threaded = out.split()
     assert kept_it == "True"
     assert int(fresh) > 8000 and int(forgotten) > 8000  # 16,384 pages of 4 KB
     assert int(kept) < 1000
+    assert int(threaded) < 1000  # in a thread (the Table counts in one) too
 
 
 def test_a_costly_count_asks_to_keep_freed_memory(monkeypatch):

@@ -307,16 +307,20 @@ def keep_freed_memory() -> bool:
     By default glibc gives every block of over 32 MB (less at first) straight back to the
     system when it is freed, and the next one is mapped afresh, a page fault per page touched.
     A six-player count makes and drops hundreds of megabytes of such arrays, and the faults
-    took up to half of the slowest counts' time here (system time). Kept,
-    the memory is reused by the next arrays: the process holds about its peak (0.5-0.7 GB
-    following a six-player game) between counts, which it needed anyway for the counts
-    themselves. :func:`forget` gives what is free back to the system.
+    took up to half of the slowest counts' time here (system time). Kept, the memory is
+    reused by the next arrays: the process holds about its peak (0.5-0.7 GB following a
+    six-player game) between counts, which it needed anyway for the counts themselves.
+    :func:`forget` gives what is free back to the system. Three settings: blocks up to 1 GB
+    come from the heap rather than being mapped on their own, the heap's free top is never
+    trimmed, and a thread's heaps (at most 64 MB each; the Table counts in a thread) are kept
+    once free, which a top pad of 128 MB does (it is only reserved, never touched).
     """
     if not _KEEPING:
         libc = _glibc() if KEEP_FREED_MEMORY else None
-        M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+        M_TRIM_THRESHOLD, M_TOP_PAD, M_MMAP_THRESHOLD = -1, -2, -3
         _KEEPING.append(bool(libc) and libc.mallopt(M_MMAP_THRESHOLD, 2 ** 30) == 1
-                        and libc.mallopt(M_TRIM_THRESHOLD, 2 ** 31 - 1) == 1)
+                        and libc.mallopt(M_TRIM_THRESHOLD, 2 ** 31 - 1) == 1
+                        and libc.mallopt(M_TOP_PAD, 2 ** 27) == 1)
     return _KEEPING[0]
 
 
