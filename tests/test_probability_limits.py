@@ -500,3 +500,27 @@ def test_a_costly_count_asks_to_keep_freed_memory(monkeypatch):
     exact.forget()
     exact.world_counts(_story_after_random_asks(4, 2), 13, 4)
     assert asked == [True]
+
+
+def test_a_view_the_sampler_cannot_start_from_is_counted_exactly_past_the_limit():
+    """Pond, six players, seed 150, after 31 random asks: the ocean is empty, the hands too wide
+    for ``LIMITS["joint"]``, and hands drawn one after another never split the unseen cards
+    exactly, so no chain can start (found by ``make bench``, 200 games). ``posterior`` then counts
+    exactly with ``exact.LAST_RESORT_JOINT`` (it had raised ``ValueError``)."""
+    from gofish_teach.probability.montecarlo import NoStart, gibbs_chains
+    from gofish_teach.strategies import random as random_ask
+
+    game, rng = Game(Rules.preset("pond"), 6, seed=150), np.random.default_rng(150)
+    for _ in range(31):
+        game.ask(*random_ask(game.view(game.current_player), rng))
+    view = game.view(game.current_player)
+    story = read(view)
+    assert story.ocean == 0
+    with pytest.raises(exact.TooBig):
+        exact.world_counts(story, 13, 4)
+    with pytest.raises(NoStart):
+        gibbs_chains(story, 13, 4, sweeps=10, seed=0, chains=100, burn=20)
+    belief = posterior(view, samples=2000)
+    assert belief.exact
+    for q in story.seats:  # every hidden card is in a hand: each seat holds its hand size
+        assert sum(belief.expected_count(q, r) for r in view.ranks) == view.hand_sizes[q]

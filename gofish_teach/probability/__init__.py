@@ -31,10 +31,10 @@ import copy
 from fractions import Fraction
 
 from .answers import OCEAN, Belief, Table, from_counts
-from .exact import COUNTING, MEMORY, TooBig, one_blas_thread, story_key, world_counts
+from .exact import COUNTING, LAST_RESORT_JOINT, MEMORY, TooBig, one_blas_thread, story_key, world_counts
 from .facts import Facts
 from .history import NotExact, read
-from .montecarlo import sample_hands, whole
+from .montecarlo import NoStart, sample_hands, whole
 
 __all__ = ["posterior", "Facts", "Belief", "Table", "OCEAN", "NotExact", "Fraction", "warm"]
 
@@ -65,8 +65,15 @@ def posterior(view, *, fallback: bool = True, samples: int = 4_000, seed: int = 
         with COUNTING:
             sampled = MEMORY.sampled.get(key)
         if sampled is None:
-            with one_blas_thread():  # many small products here too
-                sampled = sample_hands(view, story, samples=samples, seed=seed, reason=str(why))
+            try:
+                with one_blas_thread():  # many small products here too
+                    sampled = sample_hands(view, story, samples=samples, seed=seed, reason=str(why))
+            except NoStart:
+                # no chain could start (hands drawn one after another never split the unseen
+                # cards exactly): count exactly with a wider limit, slower but an answer
+                counts = world_counts(story, len(view.ranks), view.rules.book_size, joint=LAST_RESORT_JOINT)
+                return from_counts(counts, view.ranks, story.seats, story.unseen, story.ocean,
+                                   {view.player: view.counts})
             with COUNTING:
                 MEMORY.sampled.put(key, sampled)
         return copy.deepcopy(sampled)  # a Belief holds dicts: what a caller does to its copy stays there

@@ -36,6 +36,11 @@ from .pools import Cases, count_worlds_one
 #: rank, which the joint sweep carries.
 LIMITS = {"cases": 400_000, "join_cases": 20_000, "hand_dim": 128, "joint": 150_000}
 
+#: The joined states a count may carry when sampling cannot start (:func:`~gofish_teach.probability.posterior`):
+#: with the ocean empty, hands drawn one after another must split the unseen cards exactly, which
+#: can fail at every try; counting exactly past ``LIMITS["joint"]`` is then slower but answers.
+LAST_RESORT_JOINT = 8 * LIMITS["joint"]
+
 #: Above this much work (:func:`~.contract.work`: multiply-adds per prime of two sweeps) in the
 #: usual order of the ranks, a count also builds its hands in :func:`narrow_order` and in
 #: :func:`~.orders.planned_order`, weighs every order in which the hands can be joined, and keeps
@@ -324,17 +329,18 @@ def keep_freed_memory() -> bool:
     return _KEEPING[0]
 
 
-def world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
+def world_counts(story: Story, n_ranks: int, book_size: int, joint: int | None = None) -> Counts:
     """Exact counts of the worlds behind ``story``, by place, rank and count; a story counted
     lately (under the same :data:`LIMITS`) is answered from :data:`MEMORY`: the same answer, since
-    the count depends on nothing else."""
-    key = story_key(story, n_ranks, book_size)
+    the count depends on nothing else. ``joint`` replaces ``LIMITS["joint"]`` (for
+    :data:`LAST_RESORT_JOINT`)."""
+    key = story_key(story, n_ranks, book_size) + (joint,)
     with COUNTING:
         known = MEMORY.counts.get(key)
         if known is None:
             try:
                 with one_blas_thread():
-                    known = _world_counts(story, n_ranks, book_size)
+                    known = _world_counts(story, n_ranks, book_size, joint or LIMITS["joint"])
             except TooBig as why:
                 known = why
             MEMORY.counts.put(key, known)
@@ -362,7 +368,7 @@ def _frozen(value):
     return value
 
 
-def _world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
+def _world_counts(story: Story, n_ranks: int, book_size: int, joint: int) -> Counts:
     primes = primes_for_bits(bits_needed(story))
     seats = story.seats
     if len(seats) == 1:
@@ -394,10 +400,10 @@ def _world_counts(story: Story, n_ranks: int, book_size: int) -> Counts:
             except TooBig as why:
                 return None, why
             widest = [w * d for w, d in zip(widest, hands[q].dims())]
-            if max(widest, default=1) > LIMITS["joint"]:
+            if max(widest, default=1) > joint:
                 more = "at least " if len(hands) < len(seats) else ""
                 return None, TooBig(f"the hands together need {more}{max(widest)} states at one rank "
-                                    f"(limit {LIMITS['joint']})")
+                                    f"(limit {joint})")
         return [hands[q] for q in seats], None
 
     def unseen(order):

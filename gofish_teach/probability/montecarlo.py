@@ -95,6 +95,10 @@ def _sample(weights_by_rank, rng):
     return np.minimum((cum <= u[:, None]).sum(axis=1), weights_by_rank.shape[1] - 1)
 
 
+class NoStart(ValueError):
+    """No chain found a deal of the unseen cards that fits every hand to start from."""
+
+
 class _Worlds:
     """N sampled worlds: hands (N, seats, ranks), ocean (N, ranks), weights (N,)."""
 
@@ -664,7 +668,7 @@ def gibbs_chains(story, n_ranks: int, book_size: int, sweeps: int, seed: int, ch
         hands[todo] = fresh
         alive[todo] = ok
     if not alive.any():
-        raise ValueError("Monte Carlo found no consistent deal of the unseen cards")
+        raise NoStart("Monte Carlo found no consistent deal of the unseen cards")
     hands[~alive] = hands[np.flatnonzero(alive)[np.arange((~alive).sum()) % alive.sum()]]
     doubles = packed.draw_doubles + (k * (2 + 2 * k) if k > 1 else 0)
     record = np.zeros((sweeps, chains, k, R), dtype=np.int64)
