@@ -63,20 +63,21 @@ def posterior(view, *, fallback: bool = True, samples: int = 4_000, seed: int = 
         key = (story_key(story, len(view.ranks), view.rules.book_size), view.rules, view.player,
                tuple(view.ranks), tuple(view.counts.items()), view.ocean_size, samples, seed)
         with COUNTING:
-            sampled = MEMORY.sampled.get(key)
-        if sampled is None:
+            answer = MEMORY.sampled.get(key)
+        if answer is None:
             try:
                 with one_blas_thread():  # many small products here too
-                    sampled = sample_hands(view, story, samples=samples, seed=seed, reason=str(why))
+                    answer = sample_hands(view, story, samples=samples, seed=seed, reason=str(why))
             except NoStart:
                 # no chain could start (hands drawn one after another never split the unseen
-                # cards exactly): count exactly with a wider limit, slower but an answer
+                # cards exactly): count exactly with a wider limit, slower but an answer, and
+                # remembered in the sampled answers' place, so the failed start is not tried again
                 counts = world_counts(story, len(view.ranks), view.rules.book_size, joint=LAST_RESORT_JOINT)
-                return from_counts(counts, view.ranks, story.seats, story.unseen, story.ocean,
-                                   {view.player: view.counts})
+                answer = from_counts(counts, view.ranks, story.seats, story.unseen, story.ocean,
+                                     {view.player: view.counts})
             with COUNTING:
-                MEMORY.sampled.put(key, sampled)
-        return copy.deepcopy(sampled)  # a Belief holds dicts: what a caller does to its copy stays there
+                MEMORY.sampled.put(key, answer)
+        return copy.deepcopy(answer)  # a Belief holds dicts: what a caller does to its copy stays there
     known = {view.player: view.counts}
     return from_counts(counts, view.ranks, story.seats, story.unseen, story.ocean, known)
 
