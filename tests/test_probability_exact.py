@@ -174,7 +174,7 @@ def test_hands_joined_in_another_order_match_brute_force(monkeypatch, n, options
 
     seatings = []
 
-    def last_first(hands, unseen):
+    def last_first(hands, unseen, ocean=None):
         seatings.append(len(hands))
         return 0, tuple(range(len(hands)))[::-1]
 

@@ -298,36 +298,65 @@ def test_a_costly_count_joins_the_ranks_and_hands_in_the_order_that_costs_least(
     assert (unplanned.total, unplanned.seats, unplanned.ocean) == (usual.total, usual.seats, usual.ocean)
 
 
-def test_work_counts_the_multiply_adds_of_both_sweeps_in_any_seating():
+@pytest.mark.parametrize("asks, with_ocean", [(12, False), (32, False), (32, True)])
+def test_work_counts_the_multiply_adds_of_both_sweeps_in_any_seating(asks, with_ocean):
     """``contract.work`` (compiled) against the products both sweeps make, counted in plain Python
-    from the hands' shapes, at a six-player position, for every order of the hands: sweeping
-    left to right a hand taken already is at its index after the rank, right to left before it."""
+    from the hands' shapes, at six-player positions, for every order of the hands: sweeping
+    left to right a hand taken already is at its index after the rank, right to left before it.
+    Given the ocean's size (empty after 32 asks), the sums of a rank the hands still to take
+    cannot bring up to what the ocean leaves are not made."""
     from itertools import permutations
     from math import prod
 
     from gofish_teach.probability.contract import cheapest_seating, work
 
-    def products(hands, unseen):
+    def products(hands, unseen, ocean):
         total = 0
         for s, u in enumerate(unseen):
             shapes = [hand.tensors[s].shape[1:] for hand in hands]  # (counts, index before, index after)
+            least = 0 if ocean is None else max(0, u - ocean)
             for right in (False, True):
                 dims = [after if right else before for _, before, after in shapes]
-                tally = 1
+                sums = {0}
                 for q in (range(len(shapes) - 1, -1, -1) if right else range(len(shapes))):
                     d, before, after = shapes[q]
-                    tally_after = min(u + 1, tally + d - 1)
-                    total += prod(dims) // dims[q] * (tally * before) * (tally_after * after)
+                    later = sum(shapes[h][0] - 1 for h in (range(q) if right else range(q + 1, len(shapes))))
+                    sums_after = {t + x for t in sums for x in range(d) if least <= t + x + later and t + x <= u}
+                    total += prod(dims) // dims[q] * (len(sums) * before) * (len(sums_after) * after)
                     dims[q] = before if right else after
-                    tally = tally_after
+                    sums = sums_after
         return total
 
-    story = _story_after_random_asks(6, 12)
+    story = _story_after_random_asks(6, asks)
+    ocean = story.ocean if with_ocean else None
+    assert (story.ocean == 0) == (asks == 32)
     caps = tuple(min(3, u) for u in story.unseen)
     hands = [exact.Hand.from_cases(exact._follow(story.ops[q], 13, 4, PRIMES[:1]), caps) for q in story.seats]
-    costs = {seating: products([hands[i] for i in seating], story.unseen) for seating in permutations(range(5))}
-    assert all(work(hands, story.unseen, seating) == cost for seating, cost in costs.items())
-    assert len(set(costs.values())) > 1 and cheapest_seating(hands, story.unseen) == min((c, s) for s, c in costs.items())
+    costs = {seating: products([hands[i] for i in seating], story.unseen, ocean) for seating in permutations(range(5))}
+    assert all(work(hands, story.unseen, seating, ocean) == cost for seating, cost in costs.items())
+    assert len(set(costs.values())) > 1
+    assert cheapest_seating(hands, story.unseen, ocean) == min((c, s) for s, c in costs.items())
+    if with_ocean:  # what the empty ocean saves
+        assert min(costs.values()) < 0.9 * cheapest_seating(hands, story.unseen)[0]
+
+
+@pytest.mark.parametrize("asks", [30, 31, 32])
+def test_the_sums_the_ocean_cannot_complete_are_left_out_without_changing_a_count(asks):
+    """Hands' sizes are fixed, so the ocean holds at most its size of any rank; tallies below
+    ``unseen - ocean`` that the hands still to take cannot make up are dropped as they are made
+    (``count_worlds(..., ocean=...)``). At six-player positions with 2, 1 and 0 cards in the ocean,
+    every count is what the sweep makes with all of them."""
+    from gofish_teach.probability.contract import count_worlds
+
+    story = _story_after_random_asks(6, asks)
+    assert story.ocean == {30: 2, 31: 1, 32: 0}[asks]
+    primes = PRIMES[:2]
+    caps = tuple(min(3, u) for u in story.unseen)
+    hands = [exact.Hand.from_cases(exact._follow(story.ops[q], 13, 4, primes), caps) for q in story.seats]
+    all_sums = count_worlds(hands, story.unseen, primes)
+    assert all_sums[0] > 0 and count_worlds(hands, story.unseen, primes, ocean=story.ocean) == all_sums
+    if story.ocean:  # told the ocean is smaller than it is, the sweep leaves out worlds: it does prune
+        assert count_worlds(hands, story.unseen, primes, ocean=story.ocean - 1)[0] < all_sums[0]
 
 
 def _count_builds(monkeypatch) -> list:

@@ -41,24 +41,28 @@ KEPT_BYTES = 256 * 2 ** 20
 _BATCHED = 4_000_000
 
 
-def _moves(tally: list, d: int, smax: int, bit: int):
+def _moves(tally: list, d: int, smax: int, bit: int, smin: int = 0):
     """Where a hand with x cards of the rank leads each tally (see :func:`_take`): the moves
     ``(i, x, j)`` from tally i to tally j, and the new tallies.
 
     A tally is ``(cards of this rank held by the hands taken so far, team flags)``; taking a
     hand with x cards adds x to the sum and, when x > 0, the hand's team ``bit`` to the flags.
-    Sums past ``smax - 1`` are dropped (there are no such cards).
+    Sums past ``smax - 1`` are dropped (there are no such cards), and so are sums below ``smin``
+    (the hands still to take cannot bring them up to what the ocean leaves: see :class:`_Rank`).
+
+    >>> _moves([(0, 0), (1, 0)], d=3, smax=4, bit=0, smin=2)   # tallies 0 and 1, a hand of 0-2
+    ([(0, 2, 0), (1, 1, 0), (1, 2, 1)], [(2, 0), (3, 0)])
     """
     index: dict = {}
     moves = []
     for i, (s, f) in enumerate(tally):
-        for x in range(min(d, smax - s)):
+        for x in range(max(0, smin - s), min(d, smax - s)):
             moves.append((i, x, index.setdefault((s + x, f | bit if x else f), len(index))))
     return moves, list(index)
 
 
 def _take(X: np.ndarray, tally: list, q: int, A: np.ndarray, smax: int, p: np.ndarray, bit: int = 0,
-          right: bool = False):
+          right: bool = False, smin: int = 0):
     """Take hand ``q`` into a partial step: its index goes from ``Din`` to ``Dout``.
 
     ``X`` is (P, ..., T, ...): prime, one index per hand, and the tally (see :func:`_moves`)
@@ -71,7 +75,7 @@ def _take(X: np.ndarray, tally: list, q: int, A: np.ndarray, smax: int, p: np.nd
     """
     P, d, Din, Dout = A.shape
     T = len(tally)
-    moves, tally2 = _moves(tally, d, smax, bit)
+    moves, tally2 = _moves(tally, d, smax, bit, smin)
     T2 = len(tally2)
     # M: the hand's matrices as one block matrix per prime, from (tally, Din) to (new tally, Dout),
     # its rows and columns in the order X's axes have before and after
@@ -122,20 +126,25 @@ def _contract(M: np.ndarray, X: np.ndarray, p: np.ndarray) -> np.ndarray:
     return out
 
 
-def _chain(E, tensors, rank: "_Rank", p, right=False) -> list:
+def _chain(E, tensors, rank: "_Rank", p, right=False, later: int = 0) -> list:
     """Take the hands into the environment ``E`` one at a time: the partial steps, first to last.
 
     Sweeping left to right the hands are taken in order (partial step j holds hands 0..j-1,
     its tally just before hand j); sweeping ``right`` to left, last first (partial step j
     holds hands k-j..k-1, its tally just after hand k-j-1), so that :func:`_rank_counts` can
     reuse them. Each partial step is ``(X, tally)`` (see :func:`_take`): a full step's tally is
-    last sweeping left to right, first sweeping right to left.
+    last sweeping left to right, first sweeping right to left. ``later`` is the most cards of
+    the rank that hands taken after these (none, unless the chain stops short) can hold.
     """
     k = len(tensors)
     steps = [(E[..., None] if right else E[:, None], [(0, rank.flags)])]
-    for q in (range(k - 1, -1, -1) if right else range(k)):
+    sweep = range(k - 1, -1, -1) if right else range(k)
+    # the most cards of the rank the hands not yet taken can still add, after each hand
+    room = later + sum(A.shape[1] - 1 for A in tensors)
+    for q in sweep:
         A = tensors[q].transpose(0, 1, 3, 2) if right else tensors[q]
-        steps.append(_take(*steps[-1], q, A, rank.smax, p, rank.bits[q], right))
+        room -= A.shape[1] - 1
+        steps.append(_take(*steps[-1], q, A, rank.smax, p, rank.bits[q], right, rank.least - room))
     return steps
 
 
@@ -167,7 +176,7 @@ def _rank_counts(E, back, tensors, rank: "_Rank", p, fwd=None):
     and the right one is the sweep's own.
     """
     P, k = len(p), len(tensors)
-    fwd = fwd or _chain(E, tensors[:-1], rank, p)
+    fwd = fwd or _chain(E, tensors[:-1], rank, p, later=tensors[-1].shape[1] - 1)
     bwd = [back[k - 1 - q] for q in range(k)]
     by_seat, by_total = [], {}
     for q, A in enumerate(tensors):
@@ -205,7 +214,7 @@ def _rank_counts(E, back, tensors, rank: "_Rank", p, fwd=None):
         (s1, f1), (s2, f2), x = np.array(left).T, np.array(right).T, np.arange(d)
         total = s1[:, None, None] + s2[None, :, None] + x
         flags = f1[:, None, None] | f2[None, :, None] | np.where(x > 0, rank.bits[q], 0)
-        total = np.where((total < rank.smax) & rank.allowed(flags), total, -1).reshape(T1 * T2, d)
+        total = np.where((total < rank.smax) & (total >= rank.least) & rank.allowed(flags), total, -1).reshape(T1 * T2, d)
         w = np.where(total >= 0, rank.factor[:, total], 0)
         part = val * w % p[:, None, None]  # (P, tallies, x)
         seat = {}
@@ -226,11 +235,19 @@ class _Rank:
     the rank. With teams, ``bits[q]`` is hand q's team (one bit), ``flags`` the viewer's own
     team bit when it holds the rank, and ``only_one_team`` keeps just the tallies where the
     rank's holders are all on one team (no ask for it can succeed).
+
+    ``least`` is the fewest cards of the rank the hands can hold together: the ocean holds no
+    more than its size, ``ocean``. (The hands' sizes are fixed, so in a world where the ocean
+    would hold more of this rank it holds fewer than none of another: no such world is counted,
+    and tallies that cannot reach ``least`` are dropped as soon as they are made. Late in a
+    game, when most counts are costly, the ocean is small and this is a fifth to a third less work.)
     """
 
-    def __init__(self, unseen: int, primes, bits, flags: int = 0, only_one_team: bool = False):
+    def __init__(self, unseen: int, primes, bits, flags: int = 0, only_one_team: bool = False,
+                 ocean: int | None = None):
         self.factor = np.array([[falling(unseen, n) % q for n in range(unseen + 1)] for q in primes], dtype=np.float64)
         self.smax = unseen + 1
+        self.least = 0 if ocean is None else max(0, unseen - ocean)
         self.bits, self.flags, self.only_one_team = bits, flags, only_one_team
 
     def allowed(self, flags):
@@ -246,10 +263,11 @@ class _Rank:
         return w
 
 
-def work(hands, unseen, seating=None) -> int:
+def work(hands, unseen, seating=None, ocean=None) -> int:
     """The multiply-adds (per prime) of one left-to-right and one right-to-left sweep of
     :func:`count_worlds` over ``hands`` (team flags aside), joined in the order ``seating`` (a
     permutation of their indices; their own by default): what an order of the ranks costs.
+    With the ``ocean``'s size, partial sums that cannot be completed are left out, as the sweeps do.
 
     Taking hand q into a rank's partial step is one product of its block matrix, (new
     tallies x its index after) by (tallies x its index before), with every other hand's
@@ -265,7 +283,13 @@ def work(hands, unseen, seating=None) -> int:
     432
     """
     seating = np.arange(len(hands)) if seating is None else np.asarray(seating, dtype=np.int64)
-    return int(_work(shapes(hands), np.asarray(unseen, dtype=np.int64), seating))
+    return int(_work(shapes(hands), np.asarray(unseen, dtype=np.int64), seating, least_held(unseen, ocean)))
+
+
+def least_held(unseen, ocean) -> np.ndarray:
+    """The fewest cards of each rank the hands hold together (see :class:`_Rank`)."""
+    unseen = np.asarray(unseen, dtype=np.int64)
+    return np.zeros_like(unseen) if ocean is None else np.maximum(0, unseen - ocean)
 
 
 def shapes(hands) -> np.ndarray:
@@ -273,7 +297,7 @@ def shapes(hands) -> np.ndarray:
     return np.array([[A.shape[1:] for A in hand.tensors] for hand in hands], dtype=np.int64).reshape(len(hands), -1, 3)
 
 
-def cheapest_seating(hands, unseen) -> tuple[int, tuple]:
+def cheapest_seating(hands, unseen, ocean=None) -> tuple[int, tuple]:
     """The least :func:`work` over every order in which ``hands`` can be joined, and that order
     (a permutation of their indices): the joined states are the same in any order, but what a
     hand's step costs depends on the hands' indices either side of it. At most 5! orders.
@@ -285,21 +309,28 @@ def cheapest_seating(hands, unseen) -> tuple[int, tuple]:
     >>> cheapest_seating([big, small, small], unseen=[4, 4, 4])    # the big hand in the middle
     (17898, (1, 0, 2))
     """
-    table, unseen = shapes(hands), np.asarray(unseen, dtype=np.int64)
-    return min((int(_work(table, unseen, np.array(seating, dtype=np.int64))), seating)
+    table, least, unseen = shapes(hands), least_held(unseen, ocean), np.asarray(unseen, dtype=np.int64)
+    return min((int(_work(table, unseen, np.array(seating, dtype=np.int64), least)), seating)
                for seating in permutations(range(len(hands))))
 
 
 @njit(cache=True)
-def step_work(d, din, dout, unseen):
+def step_work(d, din, dout, unseen, least=0):
     """:func:`work` at one rank, for hands (in the order they are joined) with ``d`` counts of it
-    and inner dimensions ``din`` before it and ``dout`` after it."""
+    and inner dimensions ``din`` before it and ``dout`` after it; together the hands hold at
+    least ``least`` cards of it (see :class:`_Rank`)."""
     H, total = len(d), 0
     for right in range(2):
+        low, high, room = 0, 0, 0  # the hands' sum of this rank so far, and what the others can add
+        for q in range(H):
+            room += d[q] - 1
         tally = 1
         for k in range(H):
             q = H - 1 - k if right else k
-            after = min(unseen + 1, tally + d[q] - 1)  # the hands' sum of this rank: 0 .. unseen
+            room -= d[q] - 1
+            high = min(unseen, high + d[q] - 1)
+            low = max(low, least - room)
+            after = max(0, high - low + 1)
             other = 1
             for h in range(H):  # a hand taken already has its index from the rank's other side
                 if h != q:
@@ -313,13 +344,13 @@ def step_work(d, din, dout, unseen):
 
 
 @njit(cache=True)
-def _work(table, unseen, seating):
+def _work(table, unseen, seating, least):
     H, total = len(seating), 0
     d, din, dout = np.empty(H, dtype=np.int64), np.empty(H, dtype=np.int64), np.empty(H, dtype=np.int64)
     for s in range(table.shape[1]):
         for i in range(H):
             d[i], din[i], dout[i] = table[seating[i], s, 0], table[seating[i], s, 1], table[seating[i], s, 2]
-        total += step_work(d, din, dout, unseen[s])
+        total += step_work(d, din, dout, unseen[s], least[s])
     return total
 
 
@@ -371,7 +402,7 @@ def _less(counts: dict, part: dict, p) -> dict:
     return {x: (w - part.get(x, 0)) % p for x, w in counts.items()}
 
 
-def count_worlds(hands, unseen, primes, teams=None, same=None):
+def count_worlds(hands, unseen, primes, teams=None, same=None, ocean=None):
     """Exact world counts: the total, per hand and rank the counts by x, and per rank by ocean count.
 
     Returns ``(total, seat_counts, ocean_counts)`` with ``seat_counts[i][r] = {x: worlds}`` for
@@ -384,15 +415,21 @@ def count_worlds(hands, unseen, primes, teams=None, same=None):
 
     ``same[r]`` (optional) is a rank exchangeable with r, no later than r (see
     :func:`.exact.exchangeable`): its counts are r's too, and are worked out once.
+
+    ``ocean`` (optional) is the ocean's size, the unseen cards the hands do not hold: with it,
+    partial sums that cannot be completed into a world are dropped early (see :class:`_Rank`).
     """
     p = np.array(primes, dtype=np.float64)
     R, k = len(unseen), len(hands)
-    if any(h.is_zero() for h in hands):  # some hand's history is impossible: no world at all
+    room = [sum(h.tensors[s].shape[1] - 1 for h in hands) for s in range(R)]
+    if any(h.is_zero() for h in hands) or (ocean is not None and any(r + ocean < u for r, u in zip(room, unseen))):
+        # some hand's history is impossible, or the hands and ocean cannot hold every unseen card of a rank
         return 0, [[{} for _ in range(R)] for _ in hands], [{} for _ in range(R)]
     bits, flags, mode = teams or ((0,) * k, [0] * R, None)
 
     def ranks(primes, stuck: bool) -> list:
-        return [_Rank(u, primes, bits, f, True) if stuck else _Rank(u, primes, (0,) * k) for u, f in zip(unseen, flags)]
+        return [_Rank(u, primes, bits, f, True, ocean) if stuck else _Rank(u, primes, (0,) * k, ocean=ocean)
+                for u, f in zip(unseen, flags)]
 
     # "going_on" is all worlds less the stalemates: two sweeps, the stalemates first
     modes = [False] if mode is None else [True] if mode == "stalemate" else [True, False]

@@ -415,9 +415,9 @@ def _world_counts(story: Story, n_ranks: int, book_size: int, joint: int) -> Cou
     # Too wide for the exact path, or costly: another order of the ranks may fit, which beats
     # sampling, or cost less; and the hands may be joined in any order. Building another order's
     # hands and weighing the hands' orders cost a few percent of such a count.
-    if hands is None or work(hands, unseen(order)) > COMPARE_ABOVE:
+    if hands is None or work(hands, unseen(order), ocean=story.ocean) > COMPARE_ABOVE:
         keep_freed_memory()
-        cost, seating = _cheapest(hands, unseen(order)) if hands else (None, seating)
+        cost, seating = _cheapest(hands, unseen(order), story.ocean) if hands else (None, seating)
         plan = Plan(followed, caps, story.unseen)
         tried = [order]
         for other in [narrow_order(followed)] + ([plan.best()] if plan.usable else []):
@@ -428,7 +428,7 @@ def _world_counts(story: Story, n_ranks: int, book_size: int, joint: int) -> Cou
             tried.append(other)
             more, why_more = joined(other)
             if more is not None:
-                cost_more, seating_more = _cheapest(more, unseen(other))
+                cost_more, seating_more = _cheapest(more, unseen(other), story.ocean)
                 if hands is None or cost_more < cost:
                     order, hands, cost, seating = other, more, cost_more, seating_more
             elif hands is None:
@@ -443,7 +443,7 @@ def _world_counts(story: Story, n_ranks: int, book_size: int, joint: int) -> Cou
         first.setdefault(same[r], place[r])  # a class's counts are worked out at its first place
     teams = story.teams and ([story.teams[0][i] for i in seating], [story.teams[1][r] for r in order], story.teams[2])
     total, by_place, ocean_by_place = count_worlds([hands[i] for i in seating], unseen(order), primes, teams,
-                                                   [first[same[r]] for r in order])
+                                                   [first[same[r]] for r in order], story.ocean)
     by_place = [by_place[seating.index(i)] for i in range(len(seats))]
     seat = [[by_seat[place[r]] for r in range(n_ranks)] for by_seat in by_place]
     ocean = [ocean_by_place[place[r]] for r in range(n_ranks)]
