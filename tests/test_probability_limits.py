@@ -233,6 +233,7 @@ def test_a_position_too_wide_in_the_usual_order_is_counted_in_the_narrow_one(mon
     built = _count_builds(monkeypatch)
     with monkeypatch.context() as m:
         m.setattr(exact, "COMPARE_ABOVE", float("inf"))  # the limit alone chooses the order here
+        m.setitem(exact.LIMITS, "work", -1)  # no count past the joined states' limit, however cheap
         m.setitem(exact.LIMITS, "joint", wide)  # the usual order just fits: it is the one used
         exact.forget()
         counted = exact.world_counts(story, 13, 4)
@@ -370,6 +371,42 @@ def _count_builds(monkeypatch) -> list:
     return built
 
 
+def test_a_count_past_the_joined_states_limit_is_made_if_it_costs_at_most_the_work_limit(monkeypatch):
+    """Past ``LIMITS["joint"]`` joined states (up to ``exact.WIDER`` times as many) a count is still
+    made, exactly, when its work is at most ``LIMITS["work"]``; one multiply-add more and it is not
+    (in the only order of the ranks it may use here), with both limits named."""
+    from gofish_teach.probability import contract
+
+    story = _story_after_random_asks(5, 12)
+    exact.forget()
+    unlimited = exact.world_counts(story, 13, 4)
+    made, count_worlds = [], exact.count_worlds
+
+    def counting(hands, unseen, *args):
+        made.append((exact.joined_states(hands), contract.work(hands, unseen, ocean=args[-1])))
+        return count_worlds(hands, unseen, *args)
+
+    monkeypatch.setattr(exact, "count_worlds", counting)
+    monkeypatch.setattr(exact, "COMPARE_ABOVE", -1)  # every count joins the hands in their cheapest order
+    monkeypatch.setattr(exact, "narrow_order", exact.rank_order)
+    usual = exact.rank_order([exact._follow(story.ops[q], 13, 4, PRIMES[:1]) for q in story.seats])
+    monkeypatch.setattr(exact.Plan, "best", lambda plan: usual)
+    exact.forget()
+    exact.world_counts(story, 13, 4)
+    [(states, cost)] = made
+    monkeypatch.setitem(exact.LIMITS, "joint", states - 1)
+    monkeypatch.setitem(exact.LIMITS, "work", cost)
+    exact.forget()
+    counted = exact.world_counts(story, 13, 4)
+    assert (counted.total, counted.seats, counted.ocean) == (unlimited.total, unlimited.seats, unlimited.ocean)
+    monkeypatch.setitem(exact.LIMITS, "work", cost - 1)
+    exact.forget()
+    with pytest.raises(exact.TooBig, match=rf"need {states} states at one rank \(limit {states - 1}\), and their "
+                                           rf"count {cost} multiply-adds \(limit {cost - 1} past {states - 1} states\)"):
+        exact.world_counts(story, 13, 4)
+    exact.forget()
+
+
 def test_an_order_too_wide_is_given_up_before_every_hand_is_built(monkeypatch):
     """Each hand is at least one state wide at every place, so once the hands built so far join
     more states than LIMITS allows, the order is given up without building the others; what
@@ -382,7 +419,7 @@ def test_an_order_too_wide_is_given_up_before_every_hand_is_built(monkeypatch):
     exact.forget()
     with monkeypatch.context() as m:
         m.setitem(exact.LIMITS, "joint", 1)
-        with pytest.raises(exact.TooBig, match=r"need at least \d+ states at one rank \(limit 1\)"):
+        with pytest.raises(exact.TooBig, match=r"need at least \d+ states at one rank \(limit 1, or 3 for a count of at most \d+ multiply-adds\)"):
             exact.world_counts(story, 13, 4)
     assert len(story.seats) == 4 and 1 <= len(built) == len(set(built)) <= 3  # one hand in each order tried
     assert len(exact.MEMORY.hands) == len(built)
@@ -531,13 +568,16 @@ def test_a_costly_count_asks_to_keep_freed_memory(monkeypatch):
     assert asked == [True]
 
 
-def test_a_view_the_sampler_cannot_start_from_is_counted_exactly_past_the_limit():
+def test_a_view_the_sampler_cannot_start_from_is_counted_exactly_past_the_limit(monkeypatch):
     """Pond, six players, seed 150, after 31 random asks: the ocean is empty, the hands too wide
     for ``LIMITS["joint"]``, and hands drawn one after another never split the unseen cards
     exactly, so no chain can start (found by ``make bench``, 200 games). ``posterior`` then counts
-    exactly with ``exact.LAST_RESORT_JOINT`` (it had raised ``ValueError``)."""
+    exactly with ``exact.LAST_RESORT_JOINT`` (it had raised ``ValueError``). (The count is cheap
+    enough for ``LIMITS["work"]`` since wide counts are made; here that limit is taken away.)"""
     from gofish_teach.probability.montecarlo import NoStart, gibbs_chains
     from gofish_teach.strategies import random as random_ask
+
+    monkeypatch.setitem(exact.LIMITS, "work", -1)
 
     game, rng = Game(Rules.preset("pond"), 6, seed=150), np.random.default_rng(150)
     for _ in range(31):

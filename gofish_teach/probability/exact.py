@@ -32,9 +32,19 @@ from .pools import Cases, count_worlds_one
 
 #: Sizes beyond which the exact path gives up (deterministic, so results are reproducible):
 #: cases of a single hidden hand; cases of a hand that must be joined with others; inner
-#: dimension of a hand's matrices; and the product of the hands' inner dimensions at one
-#: rank, which the joint sweep carries.
-LIMITS = {"cases": 400_000, "join_cases": 20_000, "hand_dim": 128, "joint": 150_000}
+#: dimension of a hand's matrices; the product of the hands' inner dimensions at one
+#: rank, which the joint sweep carries; and, for a count past that (up to :data:`WIDER` times
+#: as many states), its :func:`~.contract.work`.
+LIMITS = {"cases": 400_000, "join_cases": 20_000, "hand_dim": 128, "joint": 150_000, "work": 850_000_000}
+
+#: A count joining more than ``LIMITS["joint"]`` states, up to this many times as many, is still
+#: made when it costs at most ``LIMITS["work"]`` multiply-adds: the joined states bound what a
+#: count holds, its work what it takes, and late in a six-player game some wide counts are cheap
+#: (few counts per hand at each rank, an empty ocean) where some narrower ones are not. The work
+#: limit is that of the costliest count the joined states' limit let through in 200 seeded
+#: six-player pond games (851 million), so no count takes longer than those did; there it made
+#: 42 of the 65 decisions that were sampled exact.
+WIDER = 3
 
 #: The joined states a count may carry when sampling cannot start (:func:`~gofish_teach.probability.posterior`):
 #: with the ocean empty, hands drawn one after another must split the unseen cards exactly, which
@@ -386,9 +396,11 @@ def _world_counts(story: Story, n_ranks: int, book_size: int, joint: int) -> Cou
     def remembered(q, order):
         return _hand_key(story.ops[q], caps, n_ranks, book_size, primes, order) in MEMORY.hands.keys()
 
+    wide = max(joint, WIDER * LIMITS["joint"])
+
     def joined(order):
         """The hands (in seat order) with their ranks in ``order``, and None; or None and the
-        :class:`TooBig` that says why they do not fit."""
+        :class:`TooBig` that says why they do not fit (in ``wide`` joined states)."""
         for q, cases in zip(seats, followed):
             if len(cases.keys) > LIMITS["join_cases"]:
                 return None, TooBig(f"seat {q} has {len(cases.keys)} cases, more than {LIMITS['join_cases']} to join")
@@ -400,11 +412,15 @@ def _world_counts(story: Story, n_ranks: int, book_size: int, joint: int) -> Cou
             except TooBig as why:
                 return None, why
             widest = [w * d for w, d in zip(widest, hands[q].dims())]
-            if max(widest, default=1) > joint:
+            if max(widest, default=1) > wide:
                 more = "at least " if len(hands) < len(seats) else ""
                 return None, TooBig(f"the hands together need {more}{max(widest)} states at one rank "
-                                    f"(limit {joint})")
+                                    f"(limit {joint}, or {wide} for a count of at most {LIMITS['work']} multiply-adds)")
         return [hands[q] for q in seats], None
+
+    def fits(hands, cost) -> bool:
+        """Whether the count of ``hands`` (built in ``wide`` states), at ``cost``, is made."""
+        return joined_states(hands) <= joint or cost <= LIMITS["work"]
 
     def unseen(order):
         return [story.unseen[r] for r in order]
@@ -412,29 +428,34 @@ def _world_counts(story: Story, n_ranks: int, book_size: int, joint: int) -> Cou
     order = rank_order(followed)
     hands, why = joined(order)
     seating = tuple(range(len(seats)))
+    cost = work(hands, unseen(order), ocean=story.ocean) if hands else None
     # Too wide for the exact path, or costly: another order of the ranks may fit, which beats
     # sampling, or cost less; and the hands may be joined in any order. Building another order's
     # hands and weighing the hands' orders cost a few percent of such a count.
-    if hands is None or work(hands, unseen(order), ocean=story.ocean) > COMPARE_ABOVE:
+    if hands is None or not fits(hands, cost) or cost > COMPARE_ABOVE:
         keep_freed_memory()
         cost, seating = _cheapest(hands, unseen(order), story.ocean) if hands else (None, seating)
         plan = Plan(followed, caps, story.unseen)
         tried = [order]
         for other in [narrow_order(followed)] + ([plan.best()] if plan.usable else []):
-            # worth building only where the plan expects it to cost clearly less than the order in hand
-            if other in tried or (hands is not None and plan.usable
+            # worth building only where the plan expects it to cost clearly less than an order that fits
+            if other in tried or (hands is not None and fits(hands, cost) and plan.usable
                                   and plan.cost(other) > WORTH_BUILDING * plan.cost(order)):
                 continue
             tried.append(other)
             more, why_more = joined(other)
             if more is not None:
                 cost_more, seating_more = _cheapest(more, unseen(other), story.ocean)
-                if hands is None or cost_more < cost:
+                # an order whose count is made beats one whose count is not, then the cheaper one
+                if hands is None or (fits(more, cost_more), -cost_more) > (fits(hands, cost), -cost):
                     order, hands, cost, seating = other, more, cost_more, seating_more
             elif hands is None:
                 why = why_more
         if hands is None:
             raise why
+    if not fits(hands, cost):
+        raise TooBig(f"the hands together need {joined_states(hands)} states at one rank (limit {joint}), "
+                     f"and their count {cost} multiply-adds (limit {LIMITS['work']} past {joint} states)")
     # the sweep sees the ranks in ``order`` (place j is rank order[j]) and the hands in ``seating``
     place = {r: j for j, r in enumerate(order)}
     same = exchangeable(story)
@@ -448,6 +469,12 @@ def _world_counts(story: Story, n_ranks: int, book_size: int, joint: int) -> Cou
     seat = [[by_seat[place[r]] for r in range(n_ranks)] for by_seat in by_place]
     ocean = [ocean_by_place[place[r]] for r in range(n_ranks)]
     return Counts(total, seat, ocean)
+
+
+def joined_states(hands) -> int:
+    """The most states ``hands`` join at one place between two ranks: the product of their inner
+    dimensions there, which the sweep carries."""
+    return int(max(np.prod([hand.dims() for hand in hands], axis=0), default=1))
 
 
 def rank_order(hands) -> list[int]:
