@@ -126,12 +126,30 @@ def bench_fast(quick: bool) -> list[str]:
     return lines
 
 
-def _game_table_times(name: str, n: int, seed: int, cold_every: int = 0) -> tuple[list, list, int]:
+def count_cost(view, answered_exactly: bool) -> int | None:
+    """What the exact count at ``view`` cost, or would cost (:func:`~.probability.contract.work`,
+    multiply-adds per prime, in the cheapest order of the ranks found), just after ``posterior(view)``
+    answered (``answered_exactly`` or not): from :data:`~.probability.exact.MEMORY`, which holds the
+    count or the :class:`~.probability.exact.TooBig` it raised. None where no hands were joined (one
+    hidden hand) or they were too wide to weigh."""
+    from .probability import exact
+    from .probability.history import read
+
+    story, ranks, book = read(view), len(view.ranks), view.rules.book_size
+    try:
+        return exact.world_counts(story, ranks, book).work
+    except exact.TooBig as why:
+        if answered_exactly:  # sampling could not start: counted past the joined-states limit
+            return exact.world_counts(story, ranks, book, joint=exact.LAST_RESORT_JOINT).work
+        return why.work
+
+
+def _game_table_times(name: str, n: int, seed: int, cold_every: int = 0) -> tuple[list, list, int, list]:
     """:func:`table_times` for one seeded game (in whichever process runs it)."""
     from .probability import exact, posterior
     from .strategies import random as random_ask
 
-    warm, cold, exact_points = [], [], 0
+    warm, cold, exact_points, costs = [], [], 0, []
     game, rng = Game(Rules.preset(name), n, seed=seed), np.random.default_rng(seed)
     while not game.is_over:
         view = game.view(game.current_player)
@@ -140,24 +158,26 @@ def _game_table_times(name: str, n: int, seed: int, cold_every: int = 0) -> tupl
         post.table()
         warm.append(time.process_time() - start)
         exact_points += post.exact
+        costs.append((count_cost(view, post.exact), post.exact))  # not timed: answered from memory
         if cold_every and len(warm) % cold_every == 1:
             exact.forget()
             start = time.process_time()
             posterior(view, samples=2000).table()
             cold.append(time.process_time() - start)
         game.ask(*random_ask(view, rng))
-    return warm, cold, exact_points
+    return warm, cold, exact_points, costs
 
 
-def table_times(name: str, n: int, games: int, cold_every: int = 0, workers: int = 1) -> tuple[list, list, int]:
+def table_times(name: str, n: int, games: int, cold_every: int = 0, workers: int = 1) -> tuple[list, list, int, list]:
     """CPU seconds for ``posterior(view, samples=2000).table()`` at every decision of ``games``
     seeded games of random play (warm: each call reuses what the previous ones in its game worked
-    out), seconds from scratch at every ``cold_every``-th point of a game (none if 0), and how many
-    points were exact. With ``workers > 1`` the games are shared among that many processes (each
-    game stays in one, so it is followed as a player would); CPU time is each process's own.
+    out), seconds from scratch at every ``cold_every``-th point of a game (none if 0), how many
+    points were exact, and at each point ``(count_cost(view), exact)`` (see :func:`count_cost`).
+    With ``workers > 1`` the games are shared among that many processes (each game stays in one,
+    so it is followed as a player would); CPU time is each process's own.
 
-    >>> warm, cold, exact_points = table_times("family", 2, 1, cold_every=5)
-    >>> exact_points == len(warm) and len(cold) == (len(warm) + 4) // 5
+    >>> warm, cold, exact_points, costs = table_times("family", 2, 1, cold_every=5)
+    >>> exact_points == len(warm) == len(costs) and len(cold) == (len(warm) + 4) // 5
     True
     """
     from .probability import warm
@@ -176,7 +196,7 @@ def table_times(name: str, n: int, games: int, cold_every: int = 0, workers: int
                                   [cold_every] * games))
     warm = [t for part in parts for t in part[0]]
     cold = [t for part in parts for t in part[1]]
-    return warm, cold, sum(part[2] for part in parts)
+    return warm, cold, sum(part[2] for part in parts), [c for part in parts for c in part[3]]
 
 
 def bench_cluster(quick: bool) -> list[str]:
@@ -256,7 +276,7 @@ def bench_probability(quick: bool, workers: int = 1) -> list[str]:
     games = 5 if quick else 200
     lines = [f"Probability tables, exact where possible, strategy 'random' in every seat, {games} seeded games each:"]
     for name, n in (("family", 2), ("pond", 4)):
-        warm, cold, exact_points = table_times(name, n, games, cold_every=10, workers=workers)
+        warm, cold, exact_points, _ = table_times(name, n, games, cold_every=10, workers=workers)
         w, c = np.array(warm) * 1e3, np.array(cold) * 1e3
         lines.append(f"  {name} {n} players: median {np.median(w):6.1f} ms, p99 {np.percentile(w, 99):7.1f} ms, "
                      f"exact at {exact_points:,} of {len(w):,} points ({exact_points / len(w):.2%}) "
@@ -344,6 +364,27 @@ def games_per_second(checkout: str, lineup, games: int, fast: bool, reps: int = 
     return float(done.stdout.split()[-1])
 
 
+def speed_verdict(new: list[float], old: list[float], goal: float) -> str:
+    """Whether this code's best run over the baseline's meets ``goal``, and, when it does not, how
+    far off it is next to the spread of the rounds' own ratios (the two versions run by turns, so
+    round i's runs ``new[i]`` and ``old[i]`` met the same spell of the machine).
+
+    >>> speed_verdict([103, 99, 100], [100, 100, 102], 1.0)
+    'goal met'
+    >>> print(speed_verdict([98, 99, 97], [100, 98, 101], 1.0))
+    goal (1.00x) not met by 2.0%; the rounds' ratios span 0.96-1.01x: within this machine's noise
+    >>> print(speed_verdict([90, 91, 90], [100, 99, 100], 1.0))
+    goal (1.00x) not met by 9.0%; the rounds' ratios span 0.90-0.92x: beyond this machine's noise
+    """
+    ratio = max(new) / max(old)
+    if ratio >= goal:
+        return "goal met"
+    rounds = [a / b for a, b in zip(new, old)]
+    noise = "within" if max(rounds) >= goal else "beyond"
+    return (f"goal ({goal:.2f}x) not met by {1 - ratio / goal:.1%}; the rounds' ratios span "
+            f"{min(rounds):.2f}-{max(rounds):.2f}x: {noise} this machine's noise")
+
+
 def bench_versus(quick: bool, baseline: str | None = None) -> list[str]:
     """The speed goals: this code against the baseline commit, side by side in one run."""
     checkout, note = find_baseline(baseline)
@@ -351,17 +392,17 @@ def bench_versus(quick: bool, baseline: str | None = None) -> list[str]:
     cases = [(f"fast path, {name}", lineup, fast_games, True, FAST_GOAL) for name, lineup in LINEUPS.items()]
     cases.append(("readable engine, random x4", LINEUPS["random x4"], slow_games, False, READABLE_GOAL))
     lines = [f"This code against {BASELINE_COMMIT}: simulate(..., 'pond', workers=1), 4 players, games per CPU second "
-             f"(best of {2 * rounds} runs; {note})"]
+             f"(best of {2 * rounds} runs, in {rounds} round(s) of two runs each by turns; {note})"]
     for label, lineup, games, fast, goal in cases:
-        new, old = 0.0, 0.0
+        new, old = [], []
         for _ in range(rounds):  # by turns, so that a busy spell slows both
-            new = max(new, games_per_second(this_checkout(), lineup, games, fast))
+            new.append(games_per_second(this_checkout(), lineup, games, fast))
             if checkout:
-                old = max(old, games_per_second(checkout, lineup, games, fast))
-        line = f"  {label:<30} now {new:9,.0f} games/s ({games:,} games)"
+                old.append(games_per_second(checkout, lineup, games, fast))
+        line = f"  {label:<30} now {max(new):9,.0f} games/s ({games:,} games)"
         if checkout:
-            verdict = "goal met" if new / old >= goal else f"goal ({goal:.2f}x) not met"
-            line += f";  {BASELINE_COMMIT}: {old:9,.0f};  now/then {new / old:5.2f}x  ({verdict})"
+            line += (f";  {BASELINE_COMMIT}: {max(old):9,.0f};  now/then {max(new) / max(old):5.2f}x  "
+                     f"({speed_verdict(new, old, goal)})")
         lines.append(line)
     return lines
 
@@ -394,11 +435,64 @@ def bench_openspiel(quick: bool) -> list[str]:
             f"(random x4, pond): {ours:,.0f}, {ours / theirs:,.1f}x per core"]
 
 
+#: The exact-table goals: every decision exact, median and p99 (seconds) under these.
+TABLE_MEDIAN, TABLE_P99, TABLE_WAIT = 0.050, 0.500, 0.500
+
+
+def table_goals(times, costs, work_limit: int) -> list[str]:
+    """The exact-table goals for one case, met or not, and what limits the ones that are not.
+
+    ``times`` are CPU seconds per decision and ``costs`` ``(work, exact)`` (see :func:`table_times`);
+    ``work_limit`` is ``LIMITS["work"]``. The decisions not answered exactly are told apart by what
+    their count would cost (past the work limit, or too wide to weigh); those that took longer than
+    :data:`TABLE_WAIT` by what theirs cost, with the CPU time per multiply-add that links the two.
+
+    >>> ms, M = 1e-3, 10 ** 6
+    >>> times = [10 * ms, 20 * ms, 600 * ms, 30 * ms, 40 * ms]
+    >>> costs = [(None, True), (M, True), (400 * M, True), (900 * M, False), (None, False)]
+    >>> for line in table_goals(times, costs, 850 * M): print(line)
+    median and p99 under 50 and 500 ms: median met, p99 not met
+    not exact at 2 of 5 points: 1 would cost 0.90 billion multiply-adds in the cheapest order found, past LIMITS['work'] = 0.85 billion; 1 too wide to weigh
+    over 500 ms at 1 point: exact counts of 0.40 billion multiply-adds (1.50 ns each, median); the work limit bounds the slowest
+    """
+    def billions(works) -> str:
+        low, high = f"{works[0] / 1e9:.2f}", f"{works[-1] / 1e9:.2f}"
+        return f"{low} billion" if low == high else f"{low}-{high} billion"
+
+    t = np.array(times)
+    verdict = lambda ok: "met" if ok else "not met"
+    lines = [f"median and p99 under {TABLE_MEDIAN * 1e3:.0f} and {TABLE_P99 * 1e3:.0f} ms: "
+             f"median {verdict(np.median(t) < TABLE_MEDIAN)}, p99 {verdict(np.percentile(t, 99) < TABLE_P99)}"]
+    sampled = [work for work, exact in costs if not exact]
+    if sampled:
+        weighed = sorted(w for w in sampled if w is not None)
+        line = f"not exact at {len(sampled):,} of {len(costs):,} points: "
+        if weighed:
+            line += (f"{len(weighed):,} would cost {billions(weighed)} multiply-adds "
+                     f"in the cheapest order found, past LIMITS['work'] = {work_limit / 1e9:.2f} billion; ")
+        lines.append(line + f"{len(sampled) - len(weighed):,} too wide to weigh")
+    else:
+        lines.append(f"exact at every one of {len(costs):,} points: met")
+    slow = [(s, work) for s, (work, exact) in zip(times, costs) if s > TABLE_WAIT and exact]
+    if slow:
+        works = sorted(w for _, w in slow if w)
+        per_add = np.median([s / w for s, w in slow if w]) * 1e9 if works else float("nan")
+        line = f"over {TABLE_WAIT * 1e3:.0f} ms at {len(slow):,} point{'s' if len(slow) > 1 else ''}: "
+        if works:
+            line += (f"exact counts of {billions(works)} multiply-adds "
+                     f"({per_add:.2f} ns each, median); the work limit bounds the slowest")
+        lines.append(line)
+    return lines
+
+
 def bench_exact_tables(quick: bool, games: int | None = None, workers: int = 1) -> list[str]:
     """The exact-table goals: ``posterior(view).table()`` at every decision of seeded games under
     random play, warm (as a player following the game gets them): median, p99, worst (CPU time),
     and the share answered exactly, for pond at 5 and 6 players and family and bicycle at their
-    largest. ``workers`` processes share the games."""
+    largest; each goal met or not, and what limits those that are not (:func:`table_goals`).
+    ``workers`` processes share the games."""
+    from .probability.exact import LIMITS
+
     games = games or (2 if quick else 200)
     cases = [("pond", 5), ("pond", 6)]
     cases += [(name, Rules.preset(name).max_players) for name in ("family", "bicycle")]
@@ -406,11 +500,12 @@ def bench_exact_tables(quick: bool, games: int | None = None, workers: int = 1) 
              f"CPU time, {workers} process(es) "
              "(goals: exact at every decision; median under 50 ms and p99 under 500 ms):"]
     for name, n in cases:
-        times, _, exact_points = table_times(name, n, games, workers=workers)
+        times, _, exact_points, costs = table_times(name, n, games, workers=workers)
         t = np.array(times) * 1e3
         lines.append(f"  {name} {n} players: median {np.median(t):6.1f} ms, p99 {np.percentile(t, 99):7.1f} ms, "
                      f"worst {t.max():7.1f} ms, exact at {exact_points:,} of {len(t):,} points "
                      f"({exact_points / len(t):.2%})")
+        lines += ["    " + line for line in table_goals(times, costs, LIMITS["work"])]
     return lines
 
 

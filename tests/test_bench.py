@@ -17,6 +17,7 @@ def test_games_shared_among_processes_are_the_same_games():
     alone = bench.table_times("family", 2, 3, cold_every=7)
     shared = bench.table_times("family", 2, 3, cold_every=7, workers=2)
     assert [len(part) for part in shared[:2]] == [len(part) for part in alone[:2]] and shared[2] == alone[2] > 0
+    assert shared[3] == alone[3] and len(alone[3]) == len(alone[0])
 
 
 def test_the_engine_section_reports_games_per_second():
@@ -62,3 +63,33 @@ def test_the_six_player_table_section_times_the_panels_count_on_its_own():
     kinds = [line.split("median")[0].strip() for line in lines if "median" in line]
     assert "knowledge panel" in kinds and any(k.startswith("one bot ask (") for k in kinds), lines
     assert "counting thread: the knowledge panel's count" in kinds, lines
+
+
+def test_the_exact_tables_section_states_each_goal_and_what_limits_the_unmet():
+    lines = bench.bench_exact_tables(quick=True, games=1)
+    cases = [line for line in lines if re.match(r"  \w+ \d players: median", line)]
+    assert [line.split(":")[0].strip() for line in cases] == ["pond 5 players", "pond 6 players", "family 6 players",
+                                                              "bicycle 5 players"]
+    goals = [line for line in lines if line.startswith("    median and p99 under 50 and 500 ms: median ")]
+    exact = [line for line in lines if re.match(r"    (exact at every one of [\d,]+ points: met|not exact at)", line)]
+    assert len(goals) == len(exact) == 4, lines
+
+
+def test_unmet_table_goals_name_what_their_counts_cost():
+    ms, billion = 1e-3, 10 ** 9
+    met = bench.table_goals([10 * ms, 20 * ms], [(None, True), (5, True)], billion)
+    assert met == ["median and p99 under 50 and 500 ms: median met, p99 met", "exact at every one of 2 points: met"]
+    unmet = bench.table_goals([60 * ms, 700 * ms, 60 * ms, 60 * ms], [(None, False), (billion // 2, True),
+                                                                     (3 * billion, False), (2 * billion, False)], billion)
+    assert unmet == ["median and p99 under 50 and 500 ms: median not met, p99 not met",
+                     "not exact at 3 of 4 points: 2 would cost 2.00-3.00 billion multiply-adds in the cheapest order "
+                     "found, past LIMITS['work'] = 1.00 billion; 1 too wide to weigh",
+                     "over 500 ms at 1 point: exact counts of 0.50 billion multiply-adds (1.40 ns each, median); "
+                     "the work limit bounds the slowest"]
+
+
+def test_a_speed_goal_missed_is_told_from_the_noise_by_the_rounds_ratios():
+    assert bench.speed_verdict([100.0], [100.0], 1.0) == "goal met"
+    assert bench.speed_verdict([100.0], [100.0], 1 / 1.3) == "goal met"
+    assert "within this machine's noise" in bench.speed_verdict([99.0, 97.0], [100.0, 96.0], 1.0)
+    assert "beyond this machine's noise" in bench.speed_verdict([80.0, 79.0], [100.0, 98.0], 1.0)

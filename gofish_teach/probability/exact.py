@@ -69,7 +69,18 @@ _THREADS = ThreadpoolController()
 
 
 class TooBig(Exception):
-    """The exact computation would exceed :data:`LIMITS`."""
+    """The exact computation would exceed :data:`LIMITS`. ``work`` is what the count would cost
+    (:func:`~.contract.work`) in the cheapest order of the ranks found, when its hands were built
+    within the joined states weighed (``WIDER * LIMITS["joint"]``); None otherwise.
+
+    >>> why = TooBig("too costly", work=2 * LIMITS["work"])
+    >>> str(why), why.work
+    ('too costly', 1700000000)
+    """
+
+    def __init__(self, message: str = "", work: int | None = None):
+        super().__init__(message)
+        self.work = work
 
 
 @dataclass
@@ -79,6 +90,8 @@ class Counts:
     total: int
     seats: list
     ocean: list
+    #: What the count cost (:func:`~.contract.work`, multiply-adds per prime), where hands were joined.
+    work: int | None = None
 
 
 def _log2_factorial(n: int) -> float:
@@ -355,7 +368,7 @@ def world_counts(story: Story, n_ranks: int, book_size: int, joint: int | None =
                 known = why
             MEMORY.counts.put(key, known)
     if isinstance(known, TooBig):
-        raise TooBig(*known.args)
+        raise TooBig(str(known), known.work)
     return known
 
 
@@ -455,7 +468,7 @@ def _world_counts(story: Story, n_ranks: int, book_size: int, joint: int) -> Cou
             raise why
     if not fits(hands, cost):
         raise TooBig(f"the hands together need {joined_states(hands)} states at one rank (limit {joint}), "
-                     f"and their count {cost} multiply-adds (limit {LIMITS['work']} past {joint} states)")
+                     f"and their count {cost} multiply-adds (limit {LIMITS['work']} past {joint} states)", cost)
     # the sweep sees the ranks in ``order`` (place j is rank order[j]) and the hands in ``seating``
     place = {r: j for j, r in enumerate(order)}
     same = exchangeable(story)
@@ -468,7 +481,7 @@ def _world_counts(story: Story, n_ranks: int, book_size: int, joint: int) -> Cou
     by_place = [by_place[seating.index(i)] for i in range(len(seats))]
     seat = [[by_seat[place[r]] for r in range(n_ranks)] for by_seat in by_place]
     ocean = [ocean_by_place[place[r]] for r in range(n_ranks)]
-    return Counts(total, seat, ocean)
+    return Counts(total, seat, ocean, cost)
 
 
 def joined_states(hands) -> int:
