@@ -189,3 +189,32 @@ def test_hands_joined_in_another_order_match_brute_force(monkeypatch, n, options
     assert max(seatings) == n - 1  # every other seat's hand was joined, last first
     if options.get("teams"):
         assert game.ocean_size == 0
+
+
+@pytest.mark.parametrize("n, options, seed", [(3, {"hand_size": 3}, 31), (4, {"hand_size": 2}, 32),
+                                              (5, {"hand_size": 2}, 45), (6, {"hand_size": 1}, 47)],
+                         ids=["three-players", "four-players", "five-players", "six-players"])
+def test_graded_counts_match_brute_force(monkeypatch, n, options, seed):
+    """Every count that joins hands made by the graded sweep (``graded.py``: only the joined
+    states whose grades fit what the ocean leaves), at every point of small games: the brute
+    force's counts."""
+    from gofish_teach.probability import exact
+
+    counted = []
+    real = exact.count_worlds_graded
+
+    def graded(*args, **kwargs):
+        counted.append(len(args[0]))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(exact, "COMPARE_ABOVE", -1)  # every count is weighed,
+    monkeypatch.setattr(exact, "GRADED_COST", 0)     # and the graded sweep reckoned the cheaper
+    monkeypatch.setattr(exact, "GRADED_BELOW", 1.0)
+    monkeypatch.setattr(exact, "count_worlds_graded", graded)
+    exact.forget()
+    rng = np.random.default_rng(seed)
+    game = random_game(Rules.preset("pond").replace(n_ranks=4, **options), n, rng)
+    points, wrong = mismatches(game)
+    exact.forget()
+    assert points > 30 and not wrong, "\n".join(wrong[:3])
+    assert len(counted) > 10 and max(counted) == n - 1

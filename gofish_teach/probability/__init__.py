@@ -85,10 +85,10 @@ def posterior(view, *, fallback: bool = True, samples: int = 4_000, seed: int = 
 def warm() -> None:
     """Compile the package's compiled loops now (numba keeps them on disk, in ``__pycache__``), so that
     no learner's first answer waits for them: the exact count's (a hand's matrix form, the residues,
-    the plan of an order of the ranks) and the sampler's (:func:`.montecarlo.warm`), about half a
-    minute once. ``make`` runs this right after installing."""
+    the plan of an order of the ranks, the graded sweep) and the sampler's (:func:`.montecarlo.warm`),
+    about half a minute once. ``make`` runs this right after installing."""
     from .. import Game, Rules
-    from . import contract, exact, montecarlo, orders
+    from . import contract, exact, graded, montecarlo, orders
     from .hands import Hand
     from .history import read
 
@@ -98,4 +98,5 @@ def warm() -> None:
     plan = orders.Plan([exact.hand_cases(story, q, 13, 4) for q in story.seats], (3,) * 13, story.unseen)
     plan.cost(plan.best())
     contract.cheapest_seating([Hand.dealt(2, [True, True], primes=(7,))] * 2, unseen=[4, 4])
+    graded.count_worlds_graded([Hand.dealt(2, [True, True], primes=(7,))] * 2, [3, 3], (7,), ocean=2)
     montecarlo.warm()

@@ -24,6 +24,7 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from .contract import cheapest_seating as _cheapest, count_worlds, work
+from .graded import TooManyStates, count_worlds_graded, feasible_share, grades
 from .hands import Hand
 from .history import Story, read  # noqa: F401  (read: for the examples)
 from .modular import primes_for_bits
@@ -46,6 +47,11 @@ LIMITS = {"cases": 400_000, "join_cases": 20_000, "hand_dim": 128, "joint": 150_
 #: 42 of the 65 decisions that were sampled exact.
 WIDER = 3
 
+#: The same for a count the graded sweep makes (:mod:`.graded`), which carries only the joined states
+#: the ocean leaves (at most :data:`.graded.MAX_STATES` in any partial step): the hands are built in
+#: up to this many times ``LIMITS["joint"]`` joined states when they may be counted graded.
+GRADED_WIDER = 8
+
 #: The joined states a count may carry when sampling cannot start (:func:`~gofish_teach.probability.posterior`):
 #: with the ocean empty, hands drawn one after another must split the unseen cards exactly, which
 #: can fail at every try; counting exactly past ``LIMITS["joint"]`` is then slower but answers.
@@ -57,6 +63,17 @@ LAST_RESORT_JOINT = 8 * LIMITS["joint"]
 #: the orders that cost least. Below it (about 30 ms of counting), building the other orders'
 #: hands would cost about as much as it saves.
 COMPARE_ABOVE = 20_000_000
+
+#: What the graded sweep (:mod:`.graded`) costs, in the dense sweep's multiply-adds (:func:`~.contract.work`),
+#: per unit of the share of the joined states it carries (:func:`~.graded.feasible_share`): at 43
+#: six-player pond positions (counts of 31 million to 2.5 billion multiply-adds, oceans of 22 cards
+#: to none), its time was 1.5-5.0 times the share times the dense sweep's (90% of them below 3.6).
+GRADED_COST = 4
+
+#: The graded sweep counts where the share is at most this (where it is reckoned cheaper: ``1 /
+#: GRADED_COST``). At those 43 positions it took 0.05-1.08 of the dense sweep's time at the 16
+#: with a share up to 0.25 (median 0.28), and 0.40-1.86 at the 27 above (median 1.45).
+GRADED_BELOW = 1 / GRADED_COST
 
 #: Another order's hands are built only where the plan (:class:`~.orders.Plan`) expects it to cost
 #: at most this share of the order in hand (early in a game the orders cost about the same).
@@ -409,7 +426,10 @@ def _world_counts(story: Story, n_ranks: int, book_size: int, joint: int) -> Cou
     def remembered(q, order):
         return _hand_key(story.ops[q], caps, n_ranks, book_size, primes, order) in MEMORY.hands.keys()
 
-    wide = max(joint, WIDER * LIMITS["joint"])
+    # hands are built in up to ``wide`` joined states: a dense count may join WIDER times the limit,
+    # a graded one more (it carries only the states the ocean leaves, and the teams rule counts densely)
+    dense_wide = max(joint, WIDER * LIMITS["joint"])
+    wide = dense_wide if story.teams else max(joint, GRADED_WIDER * LIMITS["joint"])
 
     def joined(order):
         """The hands (in seat order) with their ranks in ``order``, and None; or None and the
@@ -431,9 +451,19 @@ def _world_counts(story: Story, n_ranks: int, book_size: int, joint: int) -> Cou
                                     f"(limit {joint}, or {wide} for a count of at most {LIMITS['work']} multiply-adds)")
         return [hands[q] for q in seats], None
 
+    def weighed(hands, unseen, ocean):
+        """The least cost of counting ``hands`` (see :func:`_weigh`) and the seating for it."""
+        cost, seating = _cheapest(hands, unseen, ocean)
+        return _weigh(hands, unseen, ocean, cost, story.teams), seating
+
     def fits(hands, cost) -> bool:
-        """Whether the count of ``hands`` (built in ``wide`` states), at ``cost``, is made."""
-        return joined_states(hands) <= joint or cost <= LIMITS["work"]
+        """Whether the count of ``hands`` (built in ``wide`` states), at ``cost``, is made: a graded
+        count (:class:`Graded` cost) or a dense one within ``dense_wide`` states, at most
+        ``LIMITS["work"]``; any count within ``joint`` states."""
+        states = joined_states(hands)
+        if states <= joint:
+            return True
+        return cost <= LIMITS["work"] and (isinstance(cost, Graded) or states <= dense_wide)
 
     def unseen(order):
         return [story.unseen[r] for r in order]
@@ -447,7 +477,7 @@ def _world_counts(story: Story, n_ranks: int, book_size: int, joint: int) -> Cou
     # hands and weighing the hands' orders cost a few percent of such a count.
     if hands is None or not fits(hands, cost) or cost > COMPARE_ABOVE:
         keep_freed_memory()
-        cost, seating = _cheapest(hands, unseen(order), story.ocean) if hands else (None, seating)
+        cost, seating = weighed(hands, unseen(order), story.ocean) if hands else (None, seating)
         plan = Plan(followed, caps, story.unseen)
         tried = [order]
         for other in [narrow_order(followed)] + ([plan.best()] if plan.usable else []):
@@ -458,7 +488,7 @@ def _world_counts(story: Story, n_ranks: int, book_size: int, joint: int) -> Cou
             tried.append(other)
             more, why_more = joined(other)
             if more is not None:
-                cost_more, seating_more = _cheapest(more, unseen(other), story.ocean)
+                cost_more, seating_more = weighed(more, unseen(other), story.ocean)
                 # an order whose count is made beats one whose count is not, then the cheaper one
                 if hands is None or (fits(more, cost_more), -cost_more) > (fits(hands, cost), -cost):
                     order, hands, cost, seating = other, more, cost_more, seating_more
@@ -476,12 +506,44 @@ def _world_counts(story: Story, n_ranks: int, book_size: int, joint: int) -> Cou
     for r in order:
         first.setdefault(same[r], place[r])  # a class's counts are worked out at its first place
     teams = story.teams and ([story.teams[0][i] for i in seating], [story.teams[1][r] for r in order], story.teams[2])
-    total, by_place, ocean_by_place = count_worlds([hands[i] for i in seating], unseen(order), primes, teams,
-                                                   [first[same[r]] for r in order], story.ocean)
+    seated, firsts = [hands[i] for i in seating], [first[same[r]] for r in order]
+    counted = None
+    if isinstance(cost, Graded):
+        try:
+            counted = count_worlds_graded(seated, unseen(order), primes, story.ocean, firsts)
+        except TooManyStates as why:
+            cost = work(seated, unseen(order), ocean=story.ocean)  # the dense count instead, if it may be made
+            if not fits(hands, cost):
+                raise TooBig(f"{why}, and the dense count would join {joined_states(hands)} states at one rank "
+                             f"at {cost} multiply-adds (limits {joint} and {LIMITS['work']})", cost) from None
+    if counted is None:
+        counted = count_worlds(seated, unseen(order), primes, teams, firsts, story.ocean)
+    total, by_place, ocean_by_place = counted
     by_place = [by_place[seating.index(i)] for i in range(len(seats))]
     seat = [[by_seat[place[r]] for r in range(n_ranks)] for by_seat in by_place]
     ocean = [ocean_by_place[place[r]] for r in range(n_ranks)]
-    return Counts(total, seat, ocean, cost)
+    return Counts(total, seat, ocean, int(cost))
+
+
+class Graded(int):
+    """What a graded count is reckoned to cost, in the dense sweep's multiply-adds (an int that
+    says which sweep it is for)."""
+
+
+def _weigh(hands, unseen, ocean, cost: int, teams=None) -> int:
+    """What counting ``hands`` costs, in the dense sweep's multiply-adds: its ``cost``, or, where the
+    graded sweep (:mod:`.graded`) is reckoned cheaper, a :class:`Graded` cost of
+    ``GRADED_COST * share * cost`` (the share of the joined states within the grade window, at most
+    :data:`GRADED_BELOW`). Teams (a rule about which hands hold a rank) count densely."""
+    if teams or ocean is None:
+        return cost
+    g = [grades(hand) for hand in hands]
+    if any(x is None for x in g):
+        return cost
+    share = feasible_share(hands, unseen, ocean, g)
+    if share > GRADED_BELOW:
+        return cost
+    return min(cost, Graded(int(GRADED_COST * share * cost) + 1))
 
 
 def joined_states(hands) -> int:
