@@ -455,6 +455,8 @@ def table_goals(times, costs, work_limit: int) -> list[str]:
     not exact at 2 of 5 points: 1 would cost 0.90 billion multiply-adds in the cheapest order found, past LIMITS['work'] = 0.85 billion; 1 too wide to weigh
     over 500 ms at 1 point: exact counts of 0.40 billion multiply-adds (1.50 ns each, median); the work limit bounds the slowest
     """
+    from .probability.exact import Graded
+
     def billions(works) -> str:
         low, high = f"{works[0] / 1e9:.2f}", f"{works[-1] / 1e9:.2f}"
         return f"{low} billion" if low == high else f"{low}-{high} billion"
@@ -481,6 +483,9 @@ def table_goals(times, costs, work_limit: int) -> list[str]:
         if works:
             line += (f"exact counts of {billions(works)} multiply-adds "
                      f"({per_add:.2f} ns each, median); the work limit bounds the slowest")
+        graded = sum(isinstance(w, Graded) for _, w in slow)
+        if graded:
+            line += f"; {graded} counted graded (their multiply-adds as reckoned, GRADED_COST x share x dense)"
         lines.append(line)
     return lines
 

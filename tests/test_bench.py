@@ -79,13 +79,17 @@ def test_unmet_table_goals_name_what_their_counts_cost():
     ms, billion = 1e-3, 10 ** 9
     met = bench.table_goals([10 * ms, 20 * ms], [(None, True), (5, True)], billion)
     assert met == ["median and p99 under 50 and 500 ms: median met, p99 met", "exact at every one of 2 points: met"]
-    unmet = bench.table_goals([60 * ms, 700 * ms, 60 * ms, 60 * ms], [(None, False), (billion // 2, True),
-                                                                     (3 * billion, False), (2 * billion, False)], billion)
+    from gofish_teach.probability.exact import Graded
+
+    unmet = bench.table_goals([60 * ms, 700 * ms, 60 * ms, 60 * ms, 800 * ms],
+                              [(None, False), (billion // 2, True), (3 * billion, False), (2 * billion, False),
+                               (Graded(billion // 2), True)], billion)
     assert unmet == ["median and p99 under 50 and 500 ms: median not met, p99 not met",
-                     "not exact at 3 of 4 points: 2 would cost 2.00-3.00 billion multiply-adds in the cheapest order "
+                     "not exact at 3 of 5 points: 2 would cost 2.00-3.00 billion multiply-adds in the cheapest order "
                      "found, past LIMITS['work'] = 1.00 billion; 1 too wide to weigh",
-                     "over 500 ms at 1 point: exact counts of 0.50 billion multiply-adds (1.40 ns each, median); "
-                     "the work limit bounds the slowest"]
+                     "over 500 ms at 2 points: exact counts of 0.50 billion multiply-adds (1.50 ns each, median); "
+                     "the work limit bounds the slowest; 1 counted graded (their multiply-adds as reckoned, "
+                     "GRADED_COST x share x dense)"]
 
 
 def test_a_speed_goal_missed_is_told_from_the_noise_by_the_rounds_ratios():

@@ -140,6 +140,7 @@ def test_a_late_count_weighed_cheaper_graded_is_counted_graded_with_the_same_ans
     monkeypatch.setattr(exact, "count_worlds_graded", counting)
     exact.forget()
     counted = exact.world_counts(story, 13, 4)
-    assert sweeps == ["graded"] and isinstance(counted.work, int) and counted.work < dense.work
+    assert sweeps == ["graded"] and isinstance(counted.work, exact.Graded) and counted.work < dense.work
+    assert not isinstance(dense.work, exact.Graded)
     assert (counted.total, counted.seats, counted.ocean) == (dense.total, dense.seats, dense.ocean)
     exact.forget()

@@ -107,7 +107,8 @@ class Counts:
     total: int
     seats: list
     ocean: list
-    #: What the count cost (:func:`~.contract.work`, multiply-adds per prime), where hands were joined.
+    #: What the count cost (:func:`~.contract.work`, multiply-adds per prime), where hands were joined;
+    #: a :class:`Graded` int where the graded sweep counted (what it was reckoned to cost).
     work: int | None = None
 
 
@@ -522,7 +523,7 @@ def _world_counts(story: Story, n_ranks: int, book_size: int, joint: int) -> Cou
     by_place = [by_place[seating.index(i)] for i in range(len(seats))]
     seat = [[by_seat[place[r]] for r in range(n_ranks)] for by_seat in by_place]
     ocean = [ocean_by_place[place[r]] for r in range(n_ranks)]
-    return Counts(total, seat, ocean, int(cost))
+    return Counts(total, seat, ocean, cost)
 
 
 class Graded(int):
