@@ -88,7 +88,8 @@ _THREADS = ThreadpoolController()
 class TooBig(Exception):
     """The exact computation would exceed :data:`LIMITS`. ``work`` is what the count would cost
     (:func:`~.contract.work`) in the cheapest order of the ranks found, when its hands were built
-    within the joined states weighed (``WIDER * LIMITS["joint"]``); None otherwise.
+    within the joined states weighed (``WIDER``, or ``GRADED_WIDER``, times ``LIMITS["joint"]``);
+    None otherwise.
 
     >>> why = TooBig("too costly", work=2 * LIMITS["work"])
     >>> str(why), why.work

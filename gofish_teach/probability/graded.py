@@ -345,7 +345,7 @@ def count_worlds_graded(hands, unseen, primes, ocean: int, same=None, limit: int
     if tshift + (2 * max(unseen) + 8).bit_length() >= 62:
         raise TooManyStates("the hands' indices do not fit one key")
     same = same or list(range(R))
-    moves = [[_hand_moves(hands[q].tensors[s][:P], g[q][s], g[q][s + 1]) for q in range(k)] for s in range(R)]
+    moves = [[_hand_moves(hands[q].tensors[s][:P]) for q in range(k)] for s in range(R)]
     factors = [np.array([[falling(u, t) % q for q in primes] for t in range(u + 1)], dtype=np.float64) for u in unseen]
     least = [max(0, u - ocean) for u in unseen]
     room = [[h.tensors[s].shape[1] - 1 for h in hands] for s in range(R)]
@@ -357,12 +357,10 @@ def count_worlds_graded(hands, unseen, primes, ocean: int, same=None, limit: int
         after = sum(room[s])  # what the hands still to take can add to the tally
         for q in (range(k - 1, -1, -1) if right else range(k)):
             after -= room[s][q]
-            ptr, tgt, xs, coef = moves[s][q][1 if right else 0]
             # the grade sum, once every hand is taken, must lie in the window on the far side
             mlo, mhi = (lo, hi + after) if right else (lo - after, hi)
             keys, msum, vals, ok = _take(keys, msum, vals, p, shifts[q], radix[q], tshift, -1 if right else 1,
-                                         ptr, tgt, xs, np.ascontiguousarray(coef[:, :len(p)]), mlo, mhi,
-                                         least[s] - after, unseen[s], limit)
+                                         *moves[s][q][1 if right else 0], mlo, mhi, least[s] - after, unseen[s], limit)
             if not ok:
                 raise TooManyStates(f"a partial step of the graded count past {limit} states")
             steps.append((keys, msum, vals))
@@ -380,6 +378,7 @@ def count_worlds_graded(hands, unseen, primes, ocean: int, same=None, limit: int
     # as in contract.count_worlds: the counts need no more primes than the total does
     used = enough(tuple(primes), crt(total, primes))
     p = p[:len(used)]
+    moves = [[tuple(_fewer(lists, len(p)) for lists in hand[:2]) + hand[2:] for hand in row] for row in moves]
     counts = [None] * R
     right = (np.zeros(1, np.int64), np.array([sum(g[q][R][0] for q in range(k))], np.int64),
              np.ones((1, len(p))))
@@ -391,9 +390,9 @@ def count_worlds_graded(hands, unseen, primes, ocean: int, same=None, limit: int
             factor = factors[s][:, :len(p)]
             for q in range(k):
                 (fk, _, fv), (bk, _, bv) = fwd[q], back[k - 1 - q]
-                ptr, tgt, xs, coef = moves[s][q][0]
+                fwd_moves, _, d = moves[s][q]
                 out = _join(fk, np.ascontiguousarray(fv[:, :len(p)]), bk, bv, p, shifts[q], radix[q], tshift,
-                            ptr, tgt, xs, np.ascontiguousarray(coef[:, :len(p)]), moves[s][q][2].shape[0], unseen[s])
+                            *fwd_moves, d, unseen[s])
                 seat = {}
                 for t in range(least[s], min(unseen[s], out.shape[1] - 1) + 1):
                     part = out[:, t] * factor[t] % p  # (x, primes)
@@ -420,11 +419,10 @@ def count_worlds_graded(hands, unseen, primes, ocean: int, same=None, limit: int
     return crt(total[:len(used)], used), seat_counts, ocean_counts
 
 
-def _hand_moves(A: np.ndarray, gin, gout):
+def _hand_moves(A: np.ndarray):
     """A hand's matrices at one rank (``A``: primes, count, index before, index after) as lists of
-    moves: from each index before the rank (``(ptr, to, count, residues)``), and from each index
-    after it back to before; then the matrices as (count, before, after, primes), and the grades
-    either side."""
+    moves: from each index before the rank (``(ptr, to, count, residues)``, residues by move and
+    prime), and from each index after it back to before; then the counts the rank can have."""
     A = np.ascontiguousarray(np.moveaxis(A, 0, -1))  # (d, Din, Dout, P), float64 residues
     d, Din, Dout, P = A.shape
     x, a, b = np.nonzero((A != 0).any(axis=-1))
@@ -435,7 +433,13 @@ def _hand_moves(A: np.ndarray, gin, gout):
         residues = np.ascontiguousarray(A[x[order], a[order], b[order]])
         return ptr, dst[order].astype(np.int64), x[order].astype(np.int64), residues
 
-    return lists(a, b, Din), lists(b, a, Dout), A, np.array(gin, np.int64), np.array(gout, np.int64)
+    return lists(a, b, Din), lists(b, a, Dout), d
+
+
+def _fewer(lists, P: int):
+    """Move lists (:func:`_hand_moves`) with the residues of the first ``P`` primes only."""
+    ptr, to, count, residues = lists
+    return ptr, to, count, np.ascontiguousarray(residues[:, :P])
 
 
 def feasible_share(hands, unseen, ocean: int, g=None) -> float:
