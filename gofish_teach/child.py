@@ -329,6 +329,25 @@ def children(pid: int) -> list[int]:
     return found
 
 
+def children_of_task(pid: int) -> list[int]:
+    """The children of ``pid``'s main thread only (enough for a process with one thread)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(c) for c in f.read().split()]
+    except OSError:
+        return []
+
+
+def threads_and_resident(pid: int) -> tuple[int, int]:
+    """``(threads, resident bytes)`` of ``pid`` from one read of its ``stat``; ``(0, 0)`` if it has ended."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rpartition(")")[2].split()
+        return int(fields[17]), int(fields[21]) * PAGE
+    except (OSError, IndexError, ValueError):
+        return 0, 0
+
+
 def descendants(pid: int) -> list[int]:
     """Every process under ``pid``, children first (orphans in a sandbox are its init's children)."""
     found, todo = [], [pid]

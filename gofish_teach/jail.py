@@ -10,10 +10,11 @@ command line of a learner's process so that it runs:
   its standard library, the virtual environment's ``site-packages``, and this package with
   the module of reference answers (:data:`HIDDEN`) masked and its compiled copies hidden;
   nothing else of the host (no home folder, no ``solutions/``, no other learner);
-- with a fresh private ``/tmp``, a private ``/proc`` and a minimal ``/dev``; ``/tmp`` is memory
-  (tmpfs) of at most ``memory_mb``, and so is its work folder unless ``work`` names a host
-  folder: what it writes never reaches the teacher's disk, and its parent counts it in the
-  child's memory (:mod:`gofish_teach.child`, which holds the one policy of limits);
+- with a fresh private ``/tmp``, a private ``/proc`` and a minimal ``/dev``; ``/tmp`` and
+  ``/dev/shm`` are memory (tmpfs) of at most ``memory_mb``, and so is its work folder unless
+  ``work`` names a host folder; nothing else can be written (bubblewrap's own root and ``/dev``
+  are made read-only): what it writes never reaches the teacher's disk, and its parent counts it
+  in the child's memory (:mod:`gofish_teach.child`, which holds the one policy of limits);
 - in the one folder it may write to, ``/sandbox`` (:data:`WORK`): its own copy of the submission;
 - with every capability dropped, a clean environment, and ``--die-with-parent``: when the
   trusted parent kills the sandbox (or dies), every process inside dies with it, a child
@@ -63,7 +64,8 @@ SYSTEM_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/etc/ld.so
 WORK = "/sandbox"
 INPUTS = "/submission"
 #: Private folders that are memory (tmpfs) inside, sized by ``memory_mb``: the parent counts them.
-PRIVATE = ("/tmp", WORK)
+#: Nothing else inside can be written: the root bubblewrap makes and its ``/dev`` are read-only.
+PRIVATE = ("/tmp", WORK, "/dev/shm")
 
 
 class SandboxUnavailable(RuntimeError):
@@ -149,7 +151,7 @@ def _masks() -> list[str]:
 
 def command(argv: list[str], *, work=None, mode: str = "require", env: dict | None = None, log=None,
             scratch: str | None = None, memory_mb: int | None = None, files: dict | None = None,
-            inputs=None) -> list[str]:
+            inputs=None, ids: tuple[int, int] | None = None) -> list[str]:
     """``argv`` wrapped in bwrap (or as it is when not sandboxing), to run in ``/sandbox``.
 
     ``work`` is a host folder that appears at ``/sandbox``, writable (it must be a copy made for
@@ -157,7 +159,8 @@ def command(argv: list[str], *, work=None, mode: str = "require", env: dict | No
     (``/tmp``, and ``/sandbox`` without ``work``). ``files`` copies ``{name: fd}`` into
     ``/sandbox`` (the caller passes those descriptors to the child). ``inputs`` is a host folder
     shown read-only at ``/submission``. ``env`` is the whole environment inside (``PATH`` and
-    ``HOME`` are added). ``scratch`` is no longer used (kept for old callers).
+    ``HOME`` are added). ``ids`` are the user and group ids inside (default: this process's).
+    ``scratch`` is no longer used (kept for old callers).
     """
     if not resolve(mode, log=log):
         return list(argv)
@@ -166,6 +169,8 @@ def command(argv: list[str], *, work=None, mode: str = "require", env: dict | No
     size = ["--size", str(int(memory_mb) * 2**20)] if memory_mb else []
     args = [bwrap_path(), "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
             "--hostname", "sandbox"]
+    if ids is not None:
+        args += ["--uid", str(ids[0]), "--gid", str(ids[1])]
     # /tmp first: the host's Python may live under /tmp (a CI checkout), bound over the fresh one.
     args += ["--proc", "/proc", "--dev", "/dev", *size, "--tmpfs", "/tmp"]
     for p in _readable():
@@ -183,6 +188,8 @@ def command(argv: list[str], *, work=None, mode: str = "require", env: dict | No
         if "/" in name or name in ("", ".", ".."):
             raise ValueError(f"files: {name!r} is not a plain file name")
         args += ["--file", str(fd), f"{WORK}/{name}"]
+    # bwrap's own root and /dev are tmpfs too, writable and unbounded: a fresh /dev/shm, and both read-only.
+    args += [*size, "--tmpfs", "/dev/shm", "--remount-ro", "/dev", "--remount-ro", "/"]
     args += ["--chdir", WORK, "--clearenv"]
     for key, value in inside.items():
         args += ["--setenv", key, str(value)]

@@ -232,7 +232,8 @@ def strategy(view, rng):
 WRITER = HONEST + '''
 import os
 import gofish_teach
-PLACES = ["left-TOKEN", "/tmp/left-TOKEN", "/dev/shm/left-TOKEN", "/var/tmp/left-TOKEN",
+PLACES = ["left-TOKEN", "/tmp/left-TOKEN", "/dev/shm/left-TOKEN", "/var/tmp/left-TOKEN", "/left-TOKEN",
+          "/etc/left-TOKEN", "/dev/left-TOKEN", "/proc/left-TOKEN",
           os.path.expanduser("~/left-TOKEN"), os.path.join(os.path.dirname(gofish_teach.__file__), "left-TOKEN"),
           os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "left-TOKEN")]
 FOUND = [p for p in PLACES if os.path.exists(p)]
@@ -418,22 +419,29 @@ def test_noisy_attacks_forfeit_and_every_honest_entry_is_ranked(tmp_path):
 
 
 def test_what_an_entry_is_sent_holds_no_seed_and_no_game_number(tmp_path, monkeypatch):
-    """Every request to an entry is (its view, its seat's seed): no table, no game number, no deck seed."""
-    import pickle
+    """Every request to an entry is (its view, its seat's seed): no table, no game number, no deck seed.
+    What is pickled is read back from the bytes themselves, as the entry reads them."""
+    import io
 
     sent = []
-    real = pickle.dumps
+    real = wire.Sender.request
 
-    def spy(obj, *args, **kwargs):
-        sent.append(obj)
-        return real(obj, *args, **kwargs)
+    def spy(self, view, seat_seed):
+        message = real(self, view, seat_seed)
+        sent.append(message)
+        return message
 
-    monkeypatch.setattr(wire.pickle, "dumps", spy)
+    monkeypatch.setattr(wire.Sender, "request", spy)
     folder = write_entries(tmp_path, {"alice": HONEST + "strategy = honest\n"})
     run_tournament(folder, "pond", players=2, games=3, builtins=["random"], seed=99, sandbox="require")
     from gofish_teach import Game, View
 
-    assert sent and all(len(m) == 2 and isinstance(m[0], View) and isinstance(m[1], int) for m in sent)
-    assert 99 not in {m[1] for m in sent}
-    view = sent[0][0]
+    received = []
+    receiver = wire.Receiver(io.BytesIO(b"".join(sent)))
+    while (request := receiver.next()) is not None:
+        received.append(request)
+    assert received and len(received) == len(sent)
+    assert all(len(m) == 2 and isinstance(m[0], View) and isinstance(m[1], int) for m in received)
+    assert 99 not in {m[1] for m in received}
+    view = received[0][0]
     assert not any(isinstance(getattr(view, slot, None), Game) for slot in View.__slots__)

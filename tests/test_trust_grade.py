@@ -45,13 +45,24 @@ for fd in range(3, 64):
     except OSError:
         pass
 """
-#: D6: /tmp filled until the tmpfs says no.
+#: D6: /tmp (or another folder) filled until the tmpfs says no, or 1.5 GB.
 TMP_HOG = """
 chunk = b"x" * 2**20
 try:
-    with open("/tmp/hoard", "wb") as f:
-        for _ in range(4096):
+    with open("FOLDER/hoard", "wb") as f:
+        for _ in range(1536):
             f.write(chunk)
+except OSError:
+    pass
+"""
+#: D6: 200 MB in bubblewrap's own root (a tmpfs of its own, counted nowhere); its answers say whether it could.
+ROOT_WRITER = """
+WROTE = 0
+try:
+    with open("/hoard", "wb") as f:
+        for _ in range(200):
+            f.write(b"x" * 2**20)
+            WROTE += 1
 except OSError:
     pass
 """
@@ -141,7 +152,10 @@ def graded(tmp_path_factory):
     notebook(sub / "folder" / "02-legal-asks.ipynb", "02-legal-asks", GOOD_LEGAL)
     (sub / "folder" / "03-give.ipynb").mkdir()
     # D6 and D7: hogs and a flood, each with a right answer beside it
-    notebook(sub / "tmphog" / "03-give.ipynb", "03-give", TMP_HOG, GOOD_GIVE)
+    notebook(sub / "tmphog" / "03-give.ipynb", "03-give", TMP_HOG.replace("FOLDER", "/tmp"), GOOD_GIVE)
+    notebook(sub / "shmhog" / "03-give.ipynb", "03-give", TMP_HOG.replace("FOLDER", "/dev/shm"), GOOD_GIVE)
+    notebook(sub / "roothog" / "03-give.ipynb", "03-give", ROOT_WRITER, GOOD_GIVE.replace(
+        "    given =", "    if WROTE:\n        return 'it wrote to the root', WROTE\n    given ="))
     notebook(sub / "diskhog" / "03-give.ipynb", "03-give", DISK_HOG, GOOD_GIVE)
     notebook(sub / "forker" / "03-give.ipynb", "03-give", FORKS, GOOD_GIVE)
     notebook(sub / "flooder" / "03-give.ipynb", "03-give", FLOOD, GOOD_GIVE)
@@ -196,12 +210,19 @@ def test_pipes_and_folders_where_notebooks_belong_are_skipped_and_named(graded):
     assert "grade: folder: skipped 03-give.ipynb: a folder, not a plain file" in run.stderr
 
 
-@pytest.mark.parametrize("who", ["tmphog", "diskhog", "forker"])
+@pytest.mark.parametrize("who", ["tmphog", "shmhog", "diskhog", "forker"])
 def test_what_a_submission_holds_counts_against_its_memory_limit(graded, who):
     run, rows = graded
     assert marks(rows, who, "03-give")[2] == "memory", rows[who, "03-give"]
     assert (f"{who}: 03-give: memory: its processes and its files (its folder and /tmp are memory) held more "
             f"than its memory limit of {MEMORY_MB} MB") in run.stderr
+
+
+def test_the_sandboxs_own_root_cannot_be_written(graded):
+    """bubblewrap's root is a tmpfs of its own, once writable and unbounded (on ca11cf4 this notebook wrote
+    200 MB there and its answers said so): now read-only, so its answers are right."""
+    run, rows = graded
+    assert marks(rows, "roothog", "03-give") == (6, 6, "ok"), rows["roothog", "03-give"]
 
 
 def test_a_flood_is_too_much_output_and_the_teacher_stays_small(graded):

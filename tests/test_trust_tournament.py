@@ -170,7 +170,11 @@ def strategy(view, rng):
     frame = sys._getframe(1)
     while frame is not None and "send" not in frame.f_locals:
         frame = frame.f_back
-    for fd in os.listdir("/proc/self/fd"):
+    try:
+        fds = os.listdir("/proc/self/fd")
+    except OSError:
+        fds = []  # no /proc (a forked sandbox): it cannot reopen its pipe, and only stops reading
+    for fd in fds:
         try:
             if not os.readlink(f"/proc/self/fd/{fd}").startswith("pipe:"):
                 continue
@@ -232,12 +236,12 @@ def within_noise(wins: float, honest_wins: float, games: int) -> bool:
     return abs(wins - honest_wins) <= 4 * math.sqrt(games * p * (1 - p)) + 1
 
 
-def run_cli(folder: Path, *options: str, timeout: float):
+def run_cli(folder: Path, *options: str, timeout: float, env=None):
     """The tournament's command line, in a process of its own (a hang is a failed test, not a stuck run)."""
     argv = [sys.executable, "-m", "gofish_teach", "tournament", str(folder), "--sandbox", "require",
             "--plot", str(folder.parent / "board.png"), *options]
     try:
-        return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd=folder.parent)
+        return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd=folder.parent, env=env)
     except subprocess.TimeoutExpired as e:
         pytest.fail(f"the tournament did not finish within {timeout} s: {e.stderr!r}")
 
@@ -254,13 +258,17 @@ def leaderboard_names(text: str) -> dict:
 
 
 def processes_with(text: str) -> list[int]:
+    """Processes whose command line holds ``text``, or whose name (an entry's process is named after its
+    file, 15 bytes of it) holds its first 6 characters."""
     found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
-            if text.encode() in open(f"/proc/{pid}/cmdline", "rb").read() and int(pid) != os.getpid():
-                found.append(int(pid))
+            named = text.encode() in open(f"/proc/{pid}/cmdline", "rb").read() or \
+                text[:6].encode() in open(f"/proc/{pid}/comm", "rb").read()
         except OSError:
-            pass
+            continue
+        if named and int(pid) != os.getpid():
+            found.append(int(pid))
     return found
 
 
@@ -364,17 +372,39 @@ def test_no_two_tables_share_a_deck():
 
 
 # --------------------------------------------------------------------------- D2: a blocked pipe, and Ctrl-C
-def test_an_entry_that_stops_reading_forfeits_and_the_tournament_finishes(tmp_path):
-    """On ca11cf4 the tournament waited for ever on a blocking write to the entry's full pipe."""
+@pytest.mark.parametrize("forked", [True, False], ids=["forked", "one bubblewrap each"])
+def test_an_entry_that_stops_reading_forfeits_and_the_tournament_finishes(tmp_path, forked):
+    """On ca11cf4 the tournament waited for ever on a blocking write to the entry's full pipe. Forked
+    (the default), the entry has no /proc to reopen its pipe through: it is stopped for not answering."""
     folder = write_entries(tmp_path / "entries", {"alice": HONEST + "strategy = honest\n",
-                                                  f"staller_{TOKEN}": STALLER})
+                                                  f"stall_{TOKEN}": STALLER})
+    env = dict(os.environ, GOFISH_FORKSERVER="1" if forked else "0")
     run = run_cli(folder, "--players", "2", "--games", "2", "--builtins", "random", "--seed", "1",
-                  "--time-limit", "2", timeout=180)
+                  "--time-limit", "2", timeout=180, env=env)
     assert run.returncode == 0, run.stderr
-    assert (f"staller_{TOKEN} forfeits its 4 games: it did not take the tournament's request within the time "
-            "limit of 2 s") in run.stdout, run.stdout
-    assert leaderboard_names(run.stdout) == {"alice": "ok", "random": "ok", f"staller_{TOKEN}": "forfeited"}
-    assert processes_with(f"staller_{TOKEN}") == []
+    words = ("no answer within the time limit of 2 s for one decision" if forked else
+             "it did not take the tournament's request within the time limit of 2 s")
+    assert f"stall_{TOKEN} forfeits its 4 games: {words}" in run.stdout, run.stdout
+    assert leaderboard_names(run.stdout) == {"alice": "ok", "random": "ok", f"stall_{TOKEN}": "forfeited"}
+    assert processes_with(f"stall_{TOKEN}") == []
+
+
+def test_a_write_to_a_pipe_nobody_reads_stops_at_its_deadline():
+    """The kit's write: a reader that stops reading cannot block the writer past its deadline."""
+    import time as clock
+
+    from gofish_teach import child
+
+    read, write = os.pipe()
+    os.set_blocking(write, False)
+    start = clock.monotonic()
+    with pytest.raises(child.Deadline):
+        child.write_all(write, b"x" * (1 << 20), start + 0.3)
+    assert clock.monotonic() - start < 5
+    os.close(read)
+    with pytest.raises(child.Closed):
+        child.write_all(write, b"x" * (1 << 20), clock.monotonic() + 1)
+    os.close(write)
 
 
 def test_ctrl_c_stops_the_run_at_once_with_a_clear_message(tmp_path):

@@ -1,8 +1,9 @@
 """The entry's side of the tournament: what runs in a learner's process, in its sandbox, at one table.
 
-``python -m gofish_teach.tournament.entry FILE MEMORY_MB`` applies the limits
-(:func:`gofish_teach.child.limit_self`) before the entry's file is loaded, says it is ready,
-then answers one request after another: each is the entry's view and its seat's seed
+``python -m gofish_teach.tournament.entry FILE MEMORY_MB`` (in a bubblewrap sandbox of its
+own), or :func:`serve` (forked by :mod:`gofish_teach.forkserver` into a fresh sandbox), applies
+the limits (:func:`gofish_teach.child.limit_self`) before the entry's file is loaded, says it is
+ready, then answers one request after another: each is the entry's view and its seat's seed
 (:mod:`.wire`), each answer one line of JSON. Its command line holds the file's name and the
 memory limit, nothing secret. Nothing here is trusted by the tournament (:mod:`.seat` checks
 every answer); this is only the learner's code's way to talk.
@@ -12,11 +13,9 @@ file, and :func:`load_entry` loads one as the tournament does.
 """
 from __future__ import annotations
 
-import inspect
 import json
 import os
 import sys
-import textwrap
 from pathlib import Path
 
 
@@ -33,6 +32,9 @@ def save_strategy(func, path) -> Path:
     The file gets the usual imports, the function's source, and ``strategy = <name>``. Helper
     functions it calls are not copied: paste them into the file yourself.
     """
+    import inspect
+    import textwrap
+
     source = textwrap.dedent(inspect.getsource(func))
     header = ("# A Go Fish strategy for the class tournament (python -m gofish_teach tournament).\n"
               "import math\n\nimport numpy as np\n\n"
@@ -66,17 +68,38 @@ def plain_move(move):
 
 
 def main(argv) -> int:
-    """One entry's process at one table."""
+    """One entry's process at one table, started in a bubblewrap sandbox of its own (its file copied in)."""
     from .. import child
-    from .wire import Receiver
 
     if len(argv) != 2:
         print("usage: python -m gofish_teach tournament STRATEGIES_DIR (this module's own entry is internal)",
               file=sys.stderr)
         return 2
     child.limit_self(int(argv[1]) or None)
-    answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    requests = Receiver(os.fdopen(os.dup(0), "rb"))
+    return _play(argv[0], os.dup(0), os.dup(1))
+
+
+def serve(name: str, memory_mb: int | None, requests: int, answers: int) -> int:
+    """One entry's process at one table, forked by the fork server (:mod:`gofish_teach.forkserver`) into a
+    fresh sandbox: its file is the first message on its request pipe, written into its own folder."""
+    from .. import child
+
+    child.limit_self(memory_mb)
+    stream = os.fdopen(requests, "rb")
+    header = stream.read(4)
+    source = stream.read(int.from_bytes(header, "big")) if len(header) == 4 else b""
+    with open(name, "wb") as f:
+        f.write(source)
+    del source
+    return _play(name, stream, answers)
+
+
+def _play(name: str, requests, answers: int) -> int:
+    """Load the entry's file, say so, then answer every request until the tournament closes the pipe."""
+    from .wire import Receiver
+
+    answers = os.fdopen(answers, "w", encoding="utf-8")
+    requests = Receiver(requests if not isinstance(requests, int) else os.fdopen(requests, "rb"))
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):  # the entry's own prints (and reads) go nowhere
         os.dup2(devnull, fd)
@@ -86,7 +109,7 @@ def main(argv) -> int:
         answers.flush()
 
     try:
-        choose = load_entry(argv[0])
+        choose = load_entry(name)
     except MemoryError:
         send({"error": "it ran out of memory while loading", "kind": "memory"})
         return 1

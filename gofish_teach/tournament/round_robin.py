@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import child, jail, learner_files
+from .. import child, forkserver, jail, learner_files
 from ..rules import Rules
 from .table import IDLE_ASKS, MAX_ASKS, STOP, Interrupted, play_table
 
@@ -334,6 +334,7 @@ def play_tournament(plan: Plan, executor=None, progress: bool | str = False) -> 
         killed = child.interrupt()
         if executor is None:
             pool.shutdown(wait=False, cancel_futures=True)
+            forkserver.close_server()
         done = sum(r is not None for r in records)
         raise Stopped(f"stopped (Ctrl-C) after {done} of {len(records)} tables, in {time.monotonic() - start:.1f} s: "
                       f"no leaderboard; {killed} entry process(es) were killed") from None
@@ -341,6 +342,7 @@ def play_tournament(plan: Plan, executor=None, progress: bool | str = False) -> 
         bar.close()
     if executor is None:
         pool.shutdown()
+        forkserver.close_server()  # the entries' fork server of this process (a worker keeps its own)
     for t, record in enumerate(records):
         _add_table(result, t, record)
     for e in result.entrants:

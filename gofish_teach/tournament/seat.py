@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .. import child, jail
+from .. import child, forkserver, jail
 from .wire import Sender
 
 #: Seconds an entry may take to load (import its file) before its first decision.
@@ -62,11 +62,21 @@ class LearnerPlayer:
         self.closed = False
         self.worker = None  # the pid of the entry's Python process, as this process sees it
         self.init = None    # bwrap's init inside the sandbox (orphans become its children)
+        self.proc = self.forked = None
         self.sender = Sender()
-        env = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-               "NUMBA_NUM_THREADS": "1", "MPLBACKEND": "Agg", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONSAFEPATH": "1"}
-        argv = [_python(), "-m", "gofish_teach.tournament.entry", filename, str(memory_mb or 0)]
-        if sandboxed:
+        # -S: no site, so no .pth file or editable-install finder runs first (a fifth of a start's
+        # time); the paths it would have added are given instead.
+        env = dict(ENV, PYTHONPATH=_import_path())
+        argv = [_python(), "-S", "-m", "gofish_teach.tournament.entry", filename, str(memory_mb or 0)]
+        if sandboxed and forkserver_usable():
+            try:
+                self._fork(filename, source)
+            except forkserver.Unavailable:
+                self.forked = None
+                _FORKS_FAIL.append(1)  # this machine cannot: one bubblewrap per entry from now on
+        if self.forked is not None:
+            pass
+        elif sandboxed:
             fd = _in_memory(source)
             try:
                 argv = jail.command(argv, mode="require", env=env, memory_mb=memory_mb, files={filename: fd})
@@ -78,7 +88,24 @@ class LearnerPlayer:
             (self.work / filename).write_bytes(source)
             env.update(PATH=os.environ.get("PATH", "/usr/bin:/bin"), HOME=str(self.work), LANG="C.UTF-8")
             self.proc = child.start(argv, env=env, cwd=str(self.work))
-        self.reader = child.LineReader(self.proc.stdout.fileno(), MAX_ANSWER)
+        if self.proc is not None:
+            self.requests, answers = self.proc.stdin.fileno(), self.proc.stdout.fileno()
+        else:
+            self.requests, answers = self.forked.requests, self.forked.answers
+        self.reader = child.LineReader(answers, MAX_ANSWER)
+
+    def _fork(self, filename: str, source: bytes) -> None:
+        """The entry forked by this process's fork server into a fresh sandbox; its file sent on its pipe."""
+        server = forkserver.server(ENV, _python(), _import_path())
+        self.forked = server.fork(filename, self.memory_mb)
+        for fd in (self.forked.requests, self.forked.answers):
+            os.set_blocking(fd, False)
+        self.init, self.worker = self.forked.keeper, self.forked.worker
+        try:
+            child.write_all(self.forked.requests, len(source).to_bytes(4, "big") + source,
+                            time.monotonic() + START_TIME)
+        except (child.Deadline, child.Closed):
+            pass  # it will not load: its answer says so
 
     def start(self) -> None:
         """Wait for the entry to load; a :class:`Forfeit` if it cannot."""
@@ -102,7 +129,7 @@ class LearnerPlayer:
         deadline = time.monotonic() + self.time_limit
         self._signal(signal.SIGCONT)
         try:
-            child.write_all(self.proc.stdin.fileno(), message, deadline)
+            child.write_all(self.requests, message, deadline)
         except child.Deadline:
             self.close()
             raise Forfeit("timeout", f"it did not take the tournament's request within the time limit of "
@@ -145,6 +172,8 @@ class LearnerPlayer:
 
     # ------------------------------------------------------------------ its processes
     def _find_worker(self) -> None:
+        if self.forked is not None:
+            return  # the fork server said which
         if not self.sandboxed:
             self.worker = self.proc.pid
             return
@@ -157,28 +186,36 @@ class LearnerPlayer:
                                      "an entry must decide in its own process")
         self.init, self.worker = outer[0], inner[0]
 
-    def _others(self) -> list[int]:
-        """Processes still running in this entry's sandbox other than the worker (zombies aside)."""
-        found = [p for p in child.children(self.worker) if child.running(p)]
-        if self.init is not None:
-            found += [p for p in child.children(self.init) if p != self.worker and child.running(p)]
+    def _others(self, threads: int = 0) -> list[int]:
+        """Processes still running in this entry's sandbox other than the worker (zombies aside). Forked,
+        the worker is process 1 of its namespace, so every orphan is its child too."""
+        if threads == 1:  # one thread: its children are that thread's (a listing of the threads saved)
+            found = [p for p in child.children_of_task(self.worker) if child.running(p)]
+        else:
+            found = [p for p in child.children(self.worker) if child.running(p)]
+        if self.init is not None and self.forked is None:
+            found += [p for p in child.children_of_task(self.init) if p != self.worker and child.running(p)]
         return found
 
-    def held(self) -> int:
-        """Bytes the entry holds: its process's memory and, in the sandbox, what its folders hold."""
+    def held(self, resident: int | None = None) -> int:
+        """Bytes the entry holds: its process's memory and, in the sandbox, what its private folders hold."""
         folders = [f"/proc/{self.worker}/root{f}" for f in jail.PRIVATE] if self.sandboxed else []
-        return child.held([self.worker], folders, (self.memory_mb or 0) * 2**20)
+        size = (self.memory_mb or 0) * 2**20
+        if resident is None:
+            return child.held([self.worker], folders, size)
+        return resident + sum(child.folder_used(f, size) for f in folders)
 
     def _pause(self, after: str) -> None:
         """Stop the entry until its next decision; a :class:`Forfeit` if it left a process running,
         or holds more than its memory limit (its memory and its files together)."""
         self._signal(signal.SIGSTOP)
-        others = self._others()
+        threads, resident = child.threads_and_resident(self.worker)  # one read for both
+        others = self._others(threads)
         if others:
             self.close()
             raise Forfeit("process", f"it left {len(others)} process(es) running after {after} (a fork, or a "
                                      "child started with setsid); an entry must decide in its own process")
-        if self.memory_mb and self.held() > self.memory_mb * 2**20:
+        if self.memory_mb and self.held(resident) > self.memory_mb * 2**20:
             self.close()
             raise Forfeit("memory", f"it held more than its memory limit of {self.memory_mb} MB after {after} "
                                     "(its memory and the files it wrote, which are memory too)")
@@ -195,8 +232,19 @@ class LearnerPlayer:
         if self.closed:
             return
         self.closed = True
-        inside = [self.init, self.worker] + self._others() if self.sandboxed and self.init is not None else []
-        child.finish(self.proc)
+        if self.forked is not None:  # process 1 of its namespace: once it has ended, so has all it started
+            inside = [self.worker]
+        else:
+            inside = [self.init, self.worker] + self._others() if self.sandboxed and self.init is not None else []
+        if self.proc is not None:
+            child.finish(self.proc)
+        elif self.forked is not None:
+            self.forked.kill()
+            for fd in (self.forked.requests, self.forked.answers):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
         # The kernel kills the rest of the sandbox once its init has died, but not before bwrap's own
         # exit is reported: a child the entry started with setsid could be seen for a moment after
         # (a fresh clone's test did). Wait for it, bounded (a pid may be reused meanwhile).
@@ -207,6 +255,18 @@ class LearnerPlayer:
             import shutil
 
             shutil.rmtree(self.work, ignore_errors=True)
+
+
+#: The environment of an entry's process.
+ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1",
+       "MPLBACKEND": "Agg", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONSAFEPATH": "1"}
+_FORKS_FAIL: list = []
+
+
+def forkserver_usable() -> bool:
+    """Whether sandboxed entries are forked by the fork server (else: one bubblewrap each, as a fallback
+    where the system allows no namespaces inside bubblewrap, or ``GOFISH_FORKSERVER=0``)."""
+    return not _FORKS_FAIL and os.environ.get("GOFISH_FORKSERVER", "1") != "0" and sys.platform.startswith("linux")
 
 
 def _in_memory(data: bytes) -> int:
@@ -223,6 +283,14 @@ def _python() -> str:
     (a venv's ``python`` links to the base interpreter, which would not see the venv)."""
     folder, name = os.path.split(sys.executable)
     return os.path.join(os.path.realpath(folder), name)
+
+
+def _import_path() -> str:
+    """Where the entry's Python finds this package and the installed ones, without ``site``."""
+    import sysconfig
+
+    folders = [os.path.dirname(jail.package_dir()), sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]]
+    return os.pathsep.join(dict.fromkeys(os.path.realpath(f) for f in folders))
 
 
 def one_line(text, limit: int = 300) -> str:
