@@ -399,13 +399,17 @@ def serve(control: int) -> int:
                 os.close(fd)
             sock.send(b"{}")
             continue
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except OSError as e:  # too many processes, no memory: this entry is not forked (the tournament says so)
+            pid = None
+            error = str(e)
         if pid == 0:
             sock.close()
             _keeper(request, fds)
         for fd in fds:
             os.close(fd)
-        sock.send(json.dumps({"pid": pid}).encode())
+        sock.send(json.dumps({"pid": pid} if pid else {"error": error}).encode())
 
 
 if __name__ == "__main__":

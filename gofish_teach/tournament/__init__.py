@@ -9,9 +9,13 @@ game. Every table deals its own decks, from the tournament's secret seed (:mod:`
 why, and why it is fair).
 
 **This runs the learners' code**, so each entry runs, at each table, in a fresh sandbox of
-its own (:mod:`gofish_teach.jail`, bubblewrap; without it the tournament refuses to run unless
+its own (bubblewrap, :mod:`gofish_teach.jail`; without it the tournament refuses to run unless
 ``sandbox="off"``): a new process with a new copy of its file, that sees no other process and
-no file of the host but what Python needs, and is killed when the table ends. It receives only
+no file of the host but what Python needs, and is killed when the table ends. To start these
+quickly, one bubblewrap sandbox per process holds a Python with what entries import already
+imported, and forks each entry from it into new namespaces and fresh private folders of its own
+(:mod:`gofish_teach.forkserver`, which says what that sandbox holds; where the system allows no
+namespaces inside bubblewrap, each entry gets a bubblewrap of its own instead, the same way). It receives only
 its ``View`` and its seat's random generator (whose seed says nothing of the deck or the game
 number), never the tournament's seed (on no command line, in no environment). No two tables
 share a deck, so nothing it could carry from one table to the next, even through a channel
@@ -37,8 +41,10 @@ out, in this process's threads or on a Dask cluster (``executor=``, ``--schedule
 
 The modules, by reason to change: :mod:`.round_robin` (who plays whom, the leaderboard),
 :mod:`.table` (one table's games), :mod:`.seat` (the tournament's end of an entry's pipe),
-:mod:`.wire` (what a request holds), :mod:`.entry` (what runs in the entry's process) and
-:mod:`.cli` (the command's options). Their public names are all importable from here.
+:mod:`.wire` (what a request holds, each shared object sent once per game), :mod:`.entry` (what
+runs in the entry's process), :mod:`.cli` (the command's options) and :mod:`.speed` (how long
+the issue's case takes: ``python -m gofish_teach.tournament.speed``). Their public names are all
+importable from here.
 
 >>> import pathlib, tempfile
 >>> from gofish_teach.tournament import run_tournament
@@ -63,6 +69,7 @@ _WHERE = {
     "seat": ("CLOSE_WAIT", "KINDS", "MAX_ANSWER", "START_TIME", "Forfeit", "LearnerPlayer"),
     "entry": ("hidden_rng", "load_entry", "save_strategy"),
     "cli": ("add_arguments", "add_command", "run_from_args"),
+    "speed": ("tournament_bench",),
 }
 _MODULE_OF = {name: module for module, names in _WHERE.items() for name in names}
 __all__ = sorted(_MODULE_OF)

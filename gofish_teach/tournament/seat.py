@@ -73,6 +73,8 @@ class LearnerPlayer:
                 self._fork(filename, source)
             except forkserver.Unavailable:
                 self.forked = None
+                if child.interrupted():
+                    raise child.Stopped("the run was interrupted") from None
                 _FORKS_FAIL.append(1)  # this machine cannot: one bubblewrap per entry from now on
         if self.forked is not None:
             pass
