@@ -8,11 +8,13 @@ one row per part, for grading); and the whole bank of the chosen lessons as
 >>> import argparse, io, tempfile, pathlib
 >>> commands = argparse.ArgumentParser().add_subparsers()
 >>> add_command(commands)
->>> out, folder = io.StringIO(), pathlib.Path(tempfile.mkdtemp())
+>>> out, tmp = io.StringIO(), tempfile.TemporaryDirectory()
+>>> folder = pathlib.Path(tmp.name)
 >>> args = commands.choices["quiz"].parse_args([str(folder), "--versions", "2", "--lessons", "02", "--no-pdf"])
 >>> args.run(args, out)
 >>> sorted(p.name for p in folder.iterdir())
 ['keys.csv', 'quiz-bank-canvas-qti.zip', 'quiz-bank-moodle.xml']
+>>> tmp.cleanup()
 """
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ def _tex(tex: str, math: str) -> str:
         from ..handouts import mathml  # the handouts' converter: one way to draw formulas on paper
 
         return mathml(tex)
-    return escape(f"\\({tex}\\)")
+    return escape(f"\\({tex}\\)", quote=False)
 
 
 def inline(text: str, math: str = "mathml") -> str:
@@ -31,13 +31,13 @@ def inline(text: str, math: str = "mathml") -> str:
         if len(piece) > 2 and piece[0] == piece[-1] == "$":
             out.append(_tex(piece[1:-1], math))
         elif len(piece) > 2 and piece[0] == piece[-1] == "`":
-            out.append(f"<code>{escape(piece[1:-1])}</code>")
+            out.append(f"<code>{escape(piece[1:-1], quote=False)}</code>")
         elif len(piece) > 4 and piece.startswith("**") and piece.endswith("**"):
-            out.append(f"<b>{escape(piece[2:-2])}</b>")
+            out.append(f"<b>{escape(piece[2:-2], quote=False)}</b>")
         elif len(piece) > 2 and piece[0] == piece[-1] == "*":
-            out.append(f"<i>{escape(piece[1:-1])}</i>")
+            out.append(f"<i>{escape(piece[1:-1], quote=False)}</i>")
         else:
-            out.append(escape(piece))
+            out.append(escape(piece, quote=False))
     return "".join(out)
 
 
