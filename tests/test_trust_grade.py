@@ -144,6 +144,9 @@ def graded(tmp_path_factory):
     notebook(sub / "liner" / "02-legal-asks.ipynb", "02-legal-asks", STUB_LEGAL, NESTED_LINE)
     (sub / "nester").mkdir()
     (sub / "nester" / "03-give.ipynb").write_text('{"cells": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    (sub / "bulky").mkdir()
+    with open(sub / "bulky" / "03-give.ipynb", "wb") as f:
+        f.truncate(21 * 2**20)  # sparse: 21 MB to the size check, nothing on the disk
     notebook(sub / "linker" / "03-give.ipynb", "03-give", GOOD_GIVE)
     (sub / "linker" / "02-legal-asks.ipynb").symlink_to(solutions / "02-legal-asks.ipynb")
     # D5: a named pipe and a folder where notebooks belong
@@ -190,11 +193,13 @@ def test_links_to_the_solutions_earn_nothing_and_are_named(graded):
     assert "grade: linker: skipped 02-legal-asks.ipynb: a symbolic link" in run.stderr
 
 
-def test_a_nested_line_or_file_stays_in_its_own_row_with_the_real_cause(graded):
+def test_a_nested_line_or_a_nested_or_huge_file_stays_in_its_own_row_with_the_real_cause(graded):
     run, rows = graded
     assert marks(rows, "liner", "02-legal-asks") == (0, 0, "error")
     assert "liner: 02-legal-asks: error: 12 case(s) ended with error (the stub, or an exception)" in run.stderr
     assert "line(s) it wrote to the grader's channel were not replies, and were ignored" in run.stderr
+    assert marks(rows, "bulky", "03-give") == (0, 0, "error")
+    assert "bulky: 03-give: error: the notebook is too large (21.0 MB; at most 20 MB)" in run.stderr
     assert marks(rows, "nester", "03-give") == (0, 0, "error")
     assert "nester: 03-give: error: the notebook is not a notebook: its JSON is nested too deeply" in run.stderr
     assert "Traceback" not in run.stderr
