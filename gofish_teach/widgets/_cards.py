@@ -159,3 +159,34 @@ def log_html(lines, first_new: int) -> str:
         out.append(f'<div class="{classes}">{escape(text)}</div>')
     return ('<div class="gf-panel"><h4>Game log</h4><div class="gf-logbox gf-log"><div>'
             + "".join(out) + "</div></div></div>")
+
+
+def kind(event) -> str:
+    """The log line's class for ``event``: ``"lucky"``, ``"turn"``, ``"book"``, ``"fish"``, ``"over"`` or ``""``."""
+    name = type(event).__name__
+    if name == "Draw" and event.lucky:
+        return "lucky"
+    return {"Turn": "turn", "Book": "book", "GoFish": "fish", "GameOver": "over"}.get(name, "")
+
+
+def involves(event, seat: int) -> bool:
+    """Whether ``seat`` asks, is asked, or gets cards in ``event`` (its log line is marked)."""
+    return seat in {getattr(event, "player", None), getattr(event, "target", None), getattr(event, "to", None)}
+
+
+def score_box(names, books: list[int], teams: bool, over: bool) -> str:
+    """The score: books per player (or per team of partners across the table), the leader marked.
+
+    >>> "★ West" in score_box(["You", "West"], [1, 3], teams=False, over=True)
+    True
+    """
+    n = len(names)
+    if teams:
+        pairs = sorted({tuple(sorted((p, (p + n // 2) % n))) for p in range(n)})
+        rows = [(" + ".join(names[p] for p in pair), sum(books[p] for p in pair)) for pair in pairs]
+    else:
+        rows = [(names[p], books[p]) for p in range(n)]
+    best = max(c for _, c in rows)
+    body = "".join(f'<tr class="{"gf-lead" if c == best and best else ""}"><td>{"★ " if over and c == best else ""}'
+                   f'{who}</td><td>{c}</td></tr>' for who, c in rows)
+    return f'<div class="gf-score"><table><tr><th>{"Teams" if teams else "Score"}</th><th>books</th></tr>{body}</table></div>'
