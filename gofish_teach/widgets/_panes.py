@@ -80,6 +80,37 @@ def short_error(error: BaseException) -> str:
     return text if len(text) <= MESSAGE_CHARS else text[:MESSAGE_CHARS - 1] + "…"
 
 
+def read_whole(text, field: str, least: int, too_small: str, kind: str, most: int | None = None,
+               too_big: str = "") -> int:
+    """A whole number typed in a box, from ``least`` to ``most``; otherwise a ``ValueError`` naming the box.
+
+    The widgets' number boxes are text boxes read here, not the browser's number inputs, which
+    misread what was typed without a word ("5000.5" became 50005, "1e6" 100, "1.5" 15) or round
+    a long seed; digits may be grouped with ``,`` or ``_``.
+
+    >>> read_whole(" 1_000 ", "games", 1, "play at least 1 game", "a whole number")
+    1000
+    >>> read_whole("-10", "games", 1, "play at least 1 game", "a whole number")
+    Traceback (most recent call last):
+    ...
+    ValueError: games: play at least 1 game, not -10
+    >>> read_whole("5000.5", "deals", 100, "deal at least 100", "a whole number of deals")
+    Traceback (most recent call last):
+    ...
+    ValueError: deals: type a whole number of deals, not '5000.5'
+    """
+    text = str(text).strip()
+    try:
+        value = int(text.replace(",", ""))
+    except ValueError:
+        raise ValueError(f"{field}: type {kind}, not {text!r}") from None
+    if value < least:
+        raise ValueError(f"{field}: {too_small}, not {value}")
+    if most is not None and value > most:
+        raise ValueError(f"{field}: {too_big}, not {value}")
+    return value
+
+
 def message_html(text: str, error: bool = True) -> str:
     """A one-line message: red for an error, grey for a note; empty text shows nothing."""
     if not text:
