@@ -195,6 +195,7 @@ def test_play_a_turn_and_ask_the_explorer_in_a_browser(play_server, blank_page, 
 
     page.screenshot(path=str(tmp_path / "play.png"), full_page=True)
     assert refused == [], f"the page asked another host for {refused}"
+    assert page.locator(".gf-placeheld").count() == 2 and not page.locator(".gf-placeheld:visible").count()
     body = page.locator("body").inner_text()
     assert not [e for e in ERRORS if e in body], body[-3000:]
     assert not page.locator(".gf-oops").count(), page.locator(".gf-oops").first.inner_text()

@@ -97,7 +97,8 @@ class Explorer(Placeheld, w.VBox):
                               tooltip=f"how many random deals: a whole number from {FEWEST} to {MOST:,}")
         self.seed = w.Text("0", description="seed", layout=w.Layout(width="12em"),
                            tooltip="a whole number, 0 or more: the same seed deals the same cards")
-        self.simulate = w.Button(description="simulate", icon="random", button_style="info")
+        # No icon: the play page (Voila, offline) has no icon font; the word says it.
+        self.simulate = w.Button(description="simulate", button_style="info")
 
         self.answer_html, self.textbook_html, self.code_html = w.HTML(), w.HTML(), w.HTML()
         self.message_html, self.estimate_html = w.HTML(), w.HTML()
