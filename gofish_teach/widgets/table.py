@@ -52,6 +52,7 @@ from ..match import Match, Rebuilt
 from ..rules import Rules
 from ..strategies import strategy_name
 from . import _cards, _knowledge, _table_play
+from ._focus import FocusKeeper
 from ._knowledge import COUNTING_HINT, while_counting
 from ._panes import Placeheld, one_blas_thread, settle_libraries, stable_model_id
 from ._table_play import TablePlay, _Before  # noqa: F401 - _Before: the teacher's key for lesson 01 imports it from here
@@ -146,10 +147,11 @@ class Table(Placeheld, widgets.VBox):
             q = (me + k) % n
             self._seat_html[q] = widgets.HTML()
             if q == partner:
-                button = _button(f"{game.names[q]} (partner)", "gf-ask", tooltip="partners may not ask each other")
+                button = _button(f"{game.names[q]} (partner)", "gf-ask", tooltip="partners may not ask each other",
+                                 width="auto")
                 button.disabled = True
             else:
-                button = _button(f"Ask {game.names[q]}", "gf-ask")
+                button = _button(f"Ask {game.names[q]}", "gf-ask", width="auto")  # "Ask Northwest for Queens" in full
                 button.add_class(f"gf-ask-{q}")
                 button.on_click(self._handler(self._ask, q))
             self.ask_buttons[q] = button
@@ -242,13 +244,11 @@ class Table(Placeheld, widgets.VBox):
         bottom = widgets.HBox([self.log_view, self.knowledge_box],
                               layout=widgets.Layout(flex_flow="row wrap", margin="10px 0 0 0", align_items="flex-start"))
 
-        self.children = [self._style, widgets.HBox([self.header, dealing],
-                                                   layout=widgets.Layout(justify_content="space-between",
-                                                                         flex_flow="row wrap")),
-                         seats_row, middle, self._you, self.hand_box,
-                         widgets.HBox([self._bluff_label, self.bluff_box]), self.suit_choice, ask_row, controls,
-                         self.hint_box, bottom]
-        self._bluff_row = self.children[6]
+        self._bluff_row = widgets.HBox([self._bluff_label, self.bluff_box])
+        top = widgets.HBox([self.header, dealing], layout=widgets.Layout(justify_content="space-between",
+                                                                          flex_flow="row wrap"))
+        self.children = [self._style, FocusKeeper(), top, seats_row, middle, self._you, self.hand_box,
+                         self._bluff_row, self.suit_choice, ask_row, controls, self.hint_box, bottom]
 
     # ------------------------------------------------------------------ the game played (TablePlay)
     @property
