@@ -4,8 +4,8 @@ One JupyterLab (started by ``make lab``, over a copy of the kit, so no committed
 and one Chromium serve every test here. They check what only a browser shows:
 
 - ``make lab`` serves the whole kit (lessons, exercises, solutions) and asks nothing about news;
-- every committed notebook, opened, run top to bottom and saved, comes back byte for byte, and
-  shows no widget error before it runs;
+- every committed notebook, opened (trusted, as after a first save), run top to bottom and saved,
+  comes back byte for byte, and shows a note where each widget goes before it runs, never a widget error;
 - the Table played with the keyboard alone; its knowledge panel's bars drawn to scale; its seed
   box, its controls' accessible names, its look at game over; its bots' asks arriving one by one;
 - the Explorer and the Lab: no broken images, no labels cut off, messages instead of tracebacks.
@@ -128,6 +128,19 @@ def outputs_text(page) -> str:
     return "\n".join(page.locator(".jp-OutputArea-output").all_text_contents())
 
 
+def visible_text(page) -> str:
+    """The notebook's text as a reader sees it (what a style hides is left out)."""
+    return page.locator(".jp-Notebook").inner_text()
+
+
+def wait_widgets_settled(page, seconds: float = 60) -> None:
+    """Wait until every widget output shows its widget or JupyterLab's last word on it ("Error displaying
+    widget"), not "Loading widget...": once the widget manager has asked the kernel which widgets it holds."""
+    page.wait_for_function("""() => [...document.querySelectorAll('.jp-OutputArea-output.lm-Panel')]
+                                  .every(e => e.classList.contains('jupyter-widgets') || e.children.length)""",
+                           timeout=seconds * 1000)
+
+
 def wait_kernel(page) -> None:
     page.wait_for_timeout(300)
     wait_idle(page, 60)
@@ -234,14 +247,21 @@ def test_make_lab_serves_the_whole_kit_and_asks_nothing_about_news(page, lab, ki
 def test_open_run_all_and_save_gives_back_the_committed_bytes(page, lab, kit, path):
     committed = (ROOT / path).read_bytes()
     copy = kit / path
+    # Trusted, as JupyterLab trusts a notebook it has saved (a learner's second visit): it then draws the
+    # saved widget outputs, which have no model before their cells run (untrusted, it draws none).
+    _api(lab, f"contents/{path}/trust", "POST")
     open_notebook(page, lab, str(path))
-    # Before running: no widget error where a widget goes (a note to run the cell instead).
-    shown = outputs_text(page)
-    assert "Error displaying widget" not in shown
-    assert ("appears here once this cell has run" in shown) == (b"application/vnd.jupyter.widget-view+json" in committed)
+    # Before running: in place of each widget a note to run the cell, and no widget error.
+    wait_widgets_settled(page)
+    shown = visible_text(page)
+    assert "Error displaying widget" not in shown and "model not found" not in shown and "Loading widget" not in shown
+    widgets = committed.count(b"application/vnd.jupyter.widget-view+json")
+    assert shown.count("appears here once this cell has run") == widgets
     run_all(page)
     no_traceback(page)
-    assert "Error displaying widget" not in outputs_text(page)
+    wait_widgets_settled(page)
+    shown = visible_text(page)
+    assert "Error displaying widget" not in shown and "appears here once this cell has run" not in shown
     if path.name.startswith("00-"):
         # The win-share table's caption sits over the table in at most two lines.
         caption = page.locator(".jp-OutputArea-output caption").first
@@ -273,7 +293,38 @@ TABLE_CELLS = (
     "        asks = [q for q, b in over.ask_buttons.items() if not b.disabled]\n"
     "        over.ask_buttons[asks[rng.integers(len(asks))]].click()\n"
     "over",
+    # Two players: North, asked for Queens (the longest ask a pond table words).
+    "north = Table('pond', opponents=['random'], seed=10)\nnorth.rank_buttons['Q'].click()\nnorth",
 )
+
+#: Where the keyboard's focus is: in a table (its classes), or "body" when the page dropped it.
+FOCUS = "() => document.activeElement.closest('.gf-table') ? document.activeElement.className : document.activeElement.tagName"
+
+
+def _luminance(rgb: str) -> float:
+    """WCAG's relative luminance of a CSS ``rgb(r, g, b)`` colour."""
+    import re
+
+    channels = [int(c) / 255 for c in re.findall(r"\d+", rgb)[:3]]
+    r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG's contrast ratio of two CSS colours.
+
+    >>> round(contrast("rgb(255, 255, 255)", "rgb(0, 0, 0)"), 1)
+    21.0
+    """
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def focus_ring(page) -> dict:
+    """The focused element's ring: outline width and colour, the box shadow, the animation."""
+    return page.evaluate("""() => { const s = getComputedStyle(document.activeElement);
+        return {width: parseFloat(s.outlineWidth), style: s.outlineStyle, color: s.outlineColor,
+                shadow: s.boxShadow, animation: s.animationName}; }""")
 
 
 def _tab_to(page, selector: str, limit: int = 80) -> None:
@@ -295,7 +346,7 @@ def test_the_table_with_the_keyboard_to_scale_named_and_at_game_over(page, lab, 
 
     # Keyboard alone: Tab to a rank, Enter; Tab to an opponent, Enter; after "Go Fish!", Tab to the ocean, Enter.
     log = table.locator(".gf-log")
-    drew = False
+    drew, focused = False, []
     for _ in range(12):
         table.locator(".gf-header").first.click()  # start the Tab order at the top of the table
         _tab_to(page, ".gf-table button.gf-rank:not([disabled])")
@@ -307,7 +358,18 @@ def test_the_table_with_the_keyboard_to_scale_named_and_at_game_over(page, lab, 
         page.wait_for_function("(old) => document.querySelector('.gf-table .gf-log').innerHTML !== old", arg=before)
         wait_kernel(page)
         wait_bots(page)
+        # The Ask button pressed is disabled now (or the game waits for the ocean): the focus stays in the
+        # table, on what the game waits for, never dropped to the page's body.
+        page.wait_for_function(f"() => ({FOCUS})() !== 'BODY' && ({FOCUS})() !== 'gf-statusbox'")
+        focused.append(page.evaluate(FOCUS))
         if table.locator("button.gf-ocean:not([disabled])").count():
+            assert "gf-ocean" in focused[-1], focused  # after "Go Fish!": on the ocean, Enter draws
+            ring = focus_ring(page)
+            # A ring of at least 2 px in two tones, seen on the felt and on the ocean's pulse (which stops under it)
+            assert ring["width"] >= 2 and ring["style"] == "solid" and ring["animation"] == "none", ring
+            felt, pulse = "rgb(47, 138, 87)", "rgb(255, 213, 79)"  # the felt's lightest green, the pulse's yellow
+            dark = ring["shadow"].split(")")[0] + ")"
+            assert "2px" in ring["shadow"] and contrast(ring["color"], felt) >= 3 and contrast(dark, pulse) >= 3, ring
             hand = table.locator(".gf-hand").inner_html()
             _tab_to(page, ".gf-table button.gf-ocean")
             page.keyboard.press("Enter")
@@ -315,9 +377,12 @@ def test_the_table_with_the_keyboard_to_scale_named_and_at_game_over(page, lab, 
                                    arg=hand)
             wait_kernel(page)
             wait_bots(page)
+            page.wait_for_function(f"() => ({FOCUS})() !== 'BODY'")  # the ocean, disabled: the focus stays
+            focused.append(page.evaluate(FOCUS))
             drew = True
             break
     assert drew, "no \"Go Fish!\" in 12 keyboard asks"
+    print("the focus after each ask and the draw:", focused)
     assert "You ask" in log.inner_text() and "You draw" in log.inner_text()
     assert not table.locator(".gf-oops").count(), table.locator(".gf-oops").inner_text()
 

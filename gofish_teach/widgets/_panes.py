@@ -186,7 +186,8 @@ class Placeheld:
     1. a note, "The Go Fish table appears here once this cell has run. Run it ...", with a style
        (:data:`PLACEHELD_STYLE`) that hides the note once the widget after it is drawn, and hides
        the widget's output while no kernel draws it;
-    2. the widget's model id alone (no text to show instead of it, where it cannot be drawn).
+    2. the widget's model id alone (no text to show instead of it, where it cannot be drawn), and
+       its class in the output's metadata (``{"gofish_teach": {"widget": "Table"}}``) for handouts.
 
     Handouts and any page without a kernel show the note. Nothing here depends on the widget, so
     every widget the lessons show gets it by this mixin (the :class:`~.question.Question`'s answer
@@ -218,4 +219,7 @@ class Placeheld:
             display({"text/plain": repr(self)}, raw=True)
             return
         display(self.placeholder(), raw=True)
-        display({WIDGET_VIEW: bundle[WIDGET_VIEW]}, raw=True)
+        # The model id alone: a text beside it would show, in place of the widget, where it cannot be drawn.
+        # What widget it is goes in the output's metadata, for a handout's sentence about it.
+        display({WIDGET_VIEW: bundle[WIDGET_VIEW]}, metadata={"gofish_teach": {"widget": type(self).__name__}},
+                raw=True)
