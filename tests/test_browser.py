@@ -566,17 +566,28 @@ def test_while_the_panel_counts_the_kernel_answers_clicks(page, lab, kit):
 # ---------------------------------------------------------------------- the Explorer and the Lab
 EXPLORER_CELL = ("from gofish_teach.widgets import Explorer\n"
                  "impossible = Explorer()\nimpossible.asked.value = True\nimpossible.go_fish.value = True\nimpossible")
+#: Lesson 03's explorer: every deal that fits has the same count of 7s on the ocean's top (a share of 1).
+EDGE_CELL = ("ocean = Explorer(rank='7')\n"
+             "ocean.held.value, ocean.other_cards.value, ocean.books.value = 2, 1, 2\n"
+             "ocean.their_hand.value, ocean.go_fish.value = 4, True\n"
+             "ocean.textbook.value, ocean.about.value = True, 'ocean'\nocean")
 LAB_CELLS = (
     "from gofish_teach.widgets import Lab\n"
     "def oops(view, rng):\n    return 1 // 0\n"
     "lab = Lab(strategies={'oops': oops}, rules='family', players=2, games=300, seed=1)\nlab",
     "print('the cell after the lab runs')",
+    # A strategy that wins none of these 100 games: a win share of 0, its interval from 0.
+    "def fewest(view, rng):\n"
+    "    counts = view.counts\n"
+    "    return min(q for q in range(view.n_players) if q != view.player), min(counts, key=lambda r: (counts[r], r))\n"
+    "never = Lab(strategies={'fewest': fewest}, rules='pond', players=3, games=100, seed=2)\n"
+    "never.lineup[0].value, never.lineup[1].value, never.lineup[2].value = 'fewest', 'memory', 'memory'\nnever",
 )
 
 
 @pytest.mark.slow
 def test_the_explorer_and_the_lab_say_what_is_wrong_without_traceback_or_broken_image(page, lab, kit):
-    open_notebook(page, lab, scratch(kit, "explorer-lab.ipynb", EXPLORER_CELL, *LAB_CELLS))
+    open_notebook(page, lab, scratch(kit, "explorer-lab.ipynb", EXPLORER_CELL, EDGE_CELL, *LAB_CELLS))
     run_all(page)
     no_traceback(page)
     explorer = page.locator(".gf-explorer").first
@@ -621,3 +632,51 @@ def test_the_explorer_and_the_lab_say_what_is_wrong_without_traceback_or_broken_
     assert broken_images(page, ".jp-Notebook") == []
     assert page.get_by_text("the cell after the lab runs").count()
     the_lab.screenshot(path=str(kit.parent / "lab.png"))
+
+    # A win share of 0: the plot, no message ("'xerr' must not contain negative values" before).
+    never = page.locator(".gf-lab").nth(1)
+    never.scroll_into_view_if_needed()
+    never.locator("button.gf-run").click()
+    wait_kernel(page)
+    never.locator("img").wait_for(state="visible")
+    assert never.locator("img").evaluate("i => i.naturalWidth") > 0 and never.locator(".gf-message").inner_text() == ""
+    no_traceback(page)
+
+    # Lesson 03's explorer: a share of 1 is plotted with its estimate (seed 15 left the last plot, no message).
+    edge = page.locator(".gf-explorer").nth(1)
+    edge.scroll_into_view_if_needed()
+    estimate, image = edge.locator(".gf-estimate"), edge.locator("img")
+
+    def simulate(deals: str, seed: str) -> str:
+        before = image.get_attribute("src")
+        edge.locator(".gf-samples input").fill(deals)
+        edge.locator(".gf-seed input").fill(seed)
+        edge.locator("button.gf-simulate").click()
+        wait_kernel(page)
+        return before
+
+    before = simulate("20000", "15")
+    page.wait_for_function("(e) => e.textContent.includes('seed 15')", arg=estimate.element_handle())
+    assert "Monte Carlo" in estimate.inner_text() and "could not" not in estimate.inner_text()
+    assert image.get_attribute("src") != before and image.evaluate("i => i.naturalWidth") > 0  # the new plot
+
+    # The number boxes take a whole number or say what is wrong (a browser's number box read "5000.5" as 50005).
+    for deals, seed, words in (("5000.5", "1", "deals: type a whole number of deals, such as 20000, not '5000.5'"),
+                               ("1e6", "1", "deals: type a whole number of deals, such as 20000, not '1e6'"),
+                               ("20000", "1.5", "seed: type a whole number, 0 or more, not '1.5'")):
+        simulate(deals, seed)
+        page.wait_for_function("([e, w]) => e.textContent.includes(w)", arg=[estimate.element_handle(), words])
+    # A million deals take seconds: the explorer says it is dealing, its button disabled, until the answer.
+    page.evaluate("""(root) => { window.gfSaid = [];
+        const said = root.querySelector('.gf-estimate'), button = root.querySelector('button.gf-simulate');
+        new MutationObserver(() => window.gfSaid.push([said.textContent, button.disabled]))
+            .observe(root, {subtree: true, childList: true, characterData: true, attributes: true}); }""",
+                  edge.element_handle())
+    simulate("1,000,000", "3")
+    page.wait_for_function("(e) => e.textContent.includes('Monte Carlo') && e.textContent.includes('1,000,000')",
+                           arg=estimate.element_handle(), timeout=RUN_SECONDS * 1000)
+    said = page.evaluate("() => window.gfSaid")
+    assert any("Dealing 1,000,000 random deals" in s and disabled for s, disabled in said), said
+    assert not edge.locator("button.gf-simulate").is_disabled()
+    no_traceback(page)
+    edge.screenshot(path=str(kit.parent / "explorer-edge.png"))

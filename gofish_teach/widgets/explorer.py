@@ -125,7 +125,9 @@ class Explorer(Placeheld, w.VBox):
         super().__init__([w.HTML("<b>Probability explorer</b>: what stated facts say about one rank"),
                           w.HBox([left, right])], model_id=stable_model_id("explorer"))
         self.add_class("gf-explorer")
-        self.message_html.add_class("gf-message")
+        for control, cls in ((self.message_html, "gf-message"), (self.estimate_html, "gf-estimate"),
+                             (self.samples, "gf-samples"), (self.seed, "gf-seed"), (self.simulate, "gf-simulate")):
+            control.add_class(cls)
         self.refresh()
         settle_libraries()  # after the first count: its compiled code is loaded
 
