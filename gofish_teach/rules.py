@@ -1,9 +1,11 @@
 """The rules of a game of Go Fish, as one frozen object, and the presets the sources describe.
 
-Four published rule texts (named in each preset's docstring; they are not part of this
-repository) disagree on the deal, on what a player with an empty hand does, and on when
-the game ends. Each preset follows one text; every
-option can be overridden with :meth:`Rules.replace`.
+Four published rule texts disagree on the deal, on what a player with an empty hand does, and
+on when the game ends. Each preset follows one of them, and its docstring (``Rules.preset(
+"pond").__doc__``, the same text as its ``source``) names that text (title, author or
+publisher, date, as far as the text gives them) and states its rules in our own words; the
+texts themselves are not part of this repository. Every option can be overridden with
+:meth:`Rules.replace`.
 
 >>> pond = Rules.preset("pond")
 >>> pond.deal_size(4), pond.empty_hand, pond.end
@@ -31,8 +33,8 @@ END_RULES = {
     "empty_hand_and_ocean": "the game also ends as soon as the ocean is empty and some player has no cards",
     "ocean_empty": "the game ends as soon as the ocean (the pack) is exhausted",
 }
-#: The player counts a game in teams of two allows (the family site's "argument-proof"
-#: instructions suggest partners for four or six).
+#: The player counts a game in teams of two allows (the "argument-proof" instructions that the
+#: ``family`` preset follows suggest partners for four or six players).
 TEAM_PLAYER_COUNTS = (4, 6)
 
 
@@ -291,52 +293,71 @@ Rules.__doc__ = _SourceDoc(Rules.__doc__)
 FAMILY = Rules(
     name="family", deal=((2, 7), (4, 5)), max_players=6,
     empty_hand="new_hand", end="empty_hand_and_ocean",
-    source="""A family card-games site's "argument-proof" instructions for Go Fish, in our words.
+    source="""Source A: the "argument-proof" Go Fish instructions, an unsigned web article with no
+title, publisher or date in the copy we hold (it ends with a summary headed "A 60-Second Go
+Fish Rulebook"). Its rules, in our words:
 
-- Two or three players get seven cards each; four or more get five.
-- A player who starts a turn with no cards draws a fresh hand of the size they were dealt,
-  and drawing it is their whole turn.
-- The game stops at once when the ocean is empty and a player plays the last card from
-  their hand.
+- Two to six players; two or three players get seven cards each, four or more get five.
+- A player who starts a turn with no cards, while the ocean has cards, draws a fresh hand of
+  the size they were dealt, and drawing it is their whole turn.
+- The game stops when the last book is made, and also at once when the ocean is empty and a
+  player has just lost the last card from their hand.
+- Its variants are this kit's options: bluffing as a house rule (``bluff``), Pairs Go Fish
+  (``book_size=2``), asking for one card by rank and suit (``specific_card``), and teams of
+  two at four or six players who may not ask each other and pool their books (``teams``).
+
+It does not say what happens to a tie for the most books; here tied players share the win.
 """,
 )
 
 POND = Rules(
     name="pond", deal=((2, 5),), max_players=6,
     empty_hand="draw_one_play", end="all_books",
-    source="""An online Go Fish site's rules, with a live four-player table and a "pond" (its draw
-pile), in our words.
+    source="""Source B: "Go Fish", the rules page of an online card-game site that plays a live
+four-player table (you against West, North and East) and calls its draw pile the "pond"; no
+author or date is given. Its rules, in our words:
 
-- Its table deals five cards to each of four players; this preset deals five at every count.
+- Two to six players. Its table deals five cards to each of four players; this preset deals
+  five at every player count (the page gives seven for two players only as a common
+  table custom).
 - A player whose hand is empty at the start of their turn takes one card from the pond and
-  plays on; once the pond is empty too, that player is passed over.
-- Play goes on until all thirteen books are made.
+  plays on; once the pond is empty too, that player is passed over. With the pond empty, a
+  failed ask just passes the turn.
+- Play goes on until all thirteen books are made; players tied for the most books share
+  the win.
 """,
 )
 
 BICYCLE = Rules(
     name="bicycle", deal=((2, 7), (4, 5)), max_players=5,
     empty_hand="draw_one_play", end="all_books", book_draw_again=True,
-    source="""Bicycle's rules for Go Fish (the playing-card maker), in our words.
+    source="""Source C: "How to play Go Fish", an unsigned, undated web page that follows the Go Fish
+rules of Bicycle (the playing-card brand) for two to five players, and adds its own tie
+rule. Its rules, in our words:
 
 - Two or three players get seven cards each; four or five get five.
 - Completing a book earns another ask, even when the card that completed it came from the
   stock and was not the rank asked for.
 - A player with an empty hand draws one card at their turn and asks for that card's rank; if
-  the stock is empty as well they sit out, and the books they made still count.
-- Play goes on until every book is made.
+  the stock is empty as well they sit out, and the books they made still count. With the
+  stock empty, a failed ask ends the turn without a draw.
+- Play goes on until every book is made; the page's own convention (Bicycle gives none) is
+  that players tied for the most books share the win.
 """,
 )
 
 CLASSIC = Rules(
     name="classic", deal=((2, 7), (3, 5)), max_players=6,
     empty_hand="draw_one_pass", end="ocean_empty",
-    source="""The rules of a card-games blog post from June 2009, in our words.
+    source="""Source D: "Go Fish", a blog post of 22 June 2009 in a blog's card-games category,
+posted by Jenny and signed by Andrew. Its rules, in our words:
 
-- Two players get seven cards each; three or more get five.
-- The game ends when the draw pile runs out.
+- Two to six players; two players get seven cards each, three or more get five.
+- The game ends when the draw pile runs out; the most books wins.
 - A player who runs out of cards may draw the top card, but must wait for their next turn
   to ask.
+
+It does not say what happens to a tie for the most books; here tied players share the win.
 """,
 )
 

@@ -188,15 +188,23 @@ class Verdict:
         return f"{self.text} ({self.p_text}, {self.method})"
 
 
-def verdict(row: ShareRow, fair: float, *, alpha: float = 0.05, min_games: int = MIN_GAMES) -> Verdict:
+def verdict(row: ShareRow, fair: float, *, ties: int | None = None, alpha: float = 0.05,
+            min_games: int = MIN_GAMES) -> Verdict:
     """Is a win share (a :class:`ShareRow` of :func:`win_share`) above or below ``fair``?
 
-    The test is two-sided at level ``alpha``. Without ties the wins are a binomial count and
-    the p-value is the exact binomial test's (``scipy.stats.binomtest``); it is used whenever
-    the wins are a whole number (ties that happen to add up to whole wins make it an
-    approximation). With fractional wins it is a score test with the null variance
-    ``fair * (1 - fair)``, an upper bound on the variance of a share in [0, 1] (see the module
-    notes), so it errs on the side of no verdict.
+    The test is two-sided at level ``alpha``, and its name says what the p-value rests on.
+    ``ties`` is how many of the row's games were tied (shared: a share between 0 and 1); a
+    row does not carry it, so pass it when you know it (``ties=0`` when no game can tie).
+
+    - No tied games (``ties=0``): the wins are a binomial count, and the p-value is the
+      **exact binomial test**'s (``scipy.stats.binomtest``).
+    - Tied games (``ties > 0``, or fractional wins): a **score test** with the null variance
+      ``fair * (1 - fair)``, an upper bound on the variance of a share in [0, 1] (see the
+      module notes), so it errs on the side of no verdict. Shares of tied games can add up to
+      whole wins (three halves and a half make two): whole wins alone do not make the test exact.
+    - Ties unknown and whole wins: the binomial test's p-value, named "binomial test (exact
+      only if no game was tied)".
+
     Below ``min_games`` games the text is "too few games for a verdict", whatever the p-value:
     give the p-value, not a conclusion. To read several verdicts at once, divide ``alpha`` by
     their number (Bonferroni), so that all of them together raise a false alarm at most
@@ -206,13 +214,17 @@ def verdict(row: ShareRow, fair: float, *, alpha: float = 0.05, min_games: int =
     >>> six = win_share(simulate(["greedy", "random"], "family", games=6, seed=2)).rows[0]
     >>> six.wins, six.games
     (6.0, 6)
-    >>> v = verdict(six, 1 / 2)
+    >>> v = verdict(six, 1 / 2, ties=0)     # two players under family rules never tie
     >>> v.text, round(v.pvalue, 4), v.method
     ('too few games for a verdict', 0.0312, 'exact binomial test')
     >>> row = ShareRow(0, "memory", 560, 1000, 0.56, *wilson_interval(560, 1000))
-    >>> print(verdict(row, 1 / 2))
+    >>> print(verdict(row, 1 / 2, ties=0))
     more than its fair share (p = 0.00017, exact binomial test)
-    >>> verdict(row, 1 / 2, alpha=0.05 / 7).text    # one of seven verdicts read together
+    >>> print(verdict(row, 1 / 2, ties=40))
+    more than its fair share (p = 0.00015, score test (40 tied games: conservative))
+    >>> verdict(row, 1 / 2).method
+    'binomial test (exact only if no game was tied)'
+    >>> verdict(row, 1 / 2, ties=0, alpha=0.05 / 7).text    # one of seven verdicts read together
     'more than its fair share'
     """
     if not 0 < fair < 1:
@@ -220,13 +232,22 @@ def verdict(row: ShareRow, fair: float, *, alpha: float = 0.05, min_games: int =
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be between 0 and 1, not {alpha!r}")
     n, wins = row.games, row.wins
-    if float(wins).is_integer():
+    whole = float(wins).is_integer()
+    if ties is not None:
+        if isinstance(ties, bool) or not float(ties).is_integer() or not 0 <= ties <= n:
+            raise ValueError(f"ties must be a whole number of games from 0 to {n}, not {ties!r}")
+        ties = int(ties)
+        if ties == 0 and not whole:
+            raise ValueError(f"ties=0, but the wins {wins!r} are fractional: some game was tied")
+    if whole and ties == 0:
+        pvalue, method = float(sps.binomtest(int(wins), n, fair).pvalue), "exact binomial test"
+    elif whole and ties is None:
         pvalue = float(sps.binomtest(int(wins), n, fair).pvalue)
-        method = "exact binomial test"
+        method = "binomial test (exact only if no game was tied)"
     else:
         z = (wins / n - fair) / np.sqrt(fair * (1 - fair) / n)
         pvalue = float(2 * sps.norm.sf(abs(z)))
-        method = "score test (ties: conservative)"
+        method = f"score test ({ties:,} tied games: conservative)" if ties else "score test (tied games: conservative)"
     if n < min_games:
         text = "too few games for a verdict"
     elif pvalue >= alpha:

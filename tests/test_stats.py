@@ -176,7 +176,7 @@ def _row(wins, games):
 
 
 def test_verdict_uses_the_exact_binomial_test_without_ties():
-    v = verdict(_row(40, 60), 1 / 2)
+    v = verdict(_row(40, 60), 1 / 2, ties=0)
     assert v.method == "exact binomial test"
     assert v.pvalue == pytest.approx(sps.binomtest(40, 60, 0.5).pvalue)
     assert v.text == "more than its fair share"
@@ -196,6 +196,33 @@ def test_verdict_with_ties_uses_a_conservative_score_test():
     v = verdict(_row(280.5, 1000), 1 / 4)
     z = (0.2805 - 0.25) / np.sqrt(0.25 * 0.75 / 1000)
     assert v.method.startswith("score test") and v.pvalue == pytest.approx(2 * sps.norm.sf(z))
+
+
+def test_verdict_never_calls_a_run_with_ties_exact_even_when_its_shares_add_up_to_whole_wins():
+    """Lesson 6's run: 2,777 of 20,000 games tied, yet the shares add up to 14,432.0 wins. The
+    binomial test is exact only for untied games: with ties it is the conservative score test,
+    and with the ties unknown the label says what the p-value rests on."""
+    row = _row(14_432.0, 20_000)
+    tied = verdict(row, 1 / 4, ties=2_777)
+    z = (14_432 / 20_000 - 0.25) / np.sqrt(0.25 * 0.75 / 20_000)
+    assert tied.method == "score test (2,777 tied games: conservative)"
+    assert tied.pvalue == pytest.approx(2 * sps.norm.sf(z)) and tied.text == "more than its fair share"
+    unknown = verdict(_row(40, 60), 1 / 2)
+    assert "exact" not in unknown.method.replace("exact only if", "")
+    assert unknown.method == "binomial test (exact only if no game was tied)"
+    assert unknown.pvalue == pytest.approx(sps.binomtest(40, 60, 0.5).pvalue)
+    assert verdict(_row(40.5, 60), 1 / 2).method.startswith("score test")  # fractional wins: ties for sure
+
+
+@pytest.mark.parametrize("ties, message", [(-1, "ties"), (61, "ties"), (2.5, "ties"), (True, "ties")])
+def test_verdict_names_a_bad_count_of_ties(ties, message):
+    with pytest.raises(ValueError, match=message):
+        verdict(_row(40, 60), 1 / 2, ties=ties)
+
+
+def test_verdict_refuses_fractional_wins_said_to_have_no_ties():
+    with pytest.raises(ValueError, match="ties=0"):
+        verdict(_row(40.5, 60), 1 / 2, ties=0)
 
 
 def test_verdict_with_a_bonferroni_alpha_is_harder_to_pass():

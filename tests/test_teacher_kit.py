@@ -77,14 +77,13 @@ def normalise(text: str) -> str:
 # ---------------------------------------------------------------------------- the quiz bank
 
 QUIZ = KIT / "quiz-bank.ipynb"
-ITEM = re.compile(r"^### Q(\d\d)\.(\d+) · lesson (\d\d) · goal (\d+) · "
-                  r"(multiple choice|numeric|short answer)", re.M)
+ITEM = re.compile(r"^### (Q(\d\d)\.(M?\d+)) · lesson (\d\d) · goals? ([\d, ]+) · (.+)$", re.M)
 
 
-def quiz_items():
-    """[(lesson, number, goal, kind, markdown of the item, index of its cell)] in order."""
+def quiz_items(path: Path = QUIZ):
+    """[(id, lesson, goals, kinds, markdown of the item)] in order, from the bank notebook."""
     items = []
-    for i, cell in enumerate(cells(QUIZ)):
+    for cell in cells(path):
         if cell["cell_type"] != "markdown":
             continue
         text = source(cell)
@@ -93,39 +92,70 @@ def quiz_items():
             end = starts[k + 1].start() if k + 1 < len(starts) else len(text)
             heading = re.compile(r"^## ", re.M).search(text, m.end(), end)  # the next lesson's heading
             end = heading.start() if heading else end
-            items.append((m.group(1), int(m.group(2)), int(m.group(4)), m.group(5), text[m.start():end], i))
-            assert m.group(1) == m.group(3), f"Q{m.group(1)}.{m.group(2)} is tagged lesson {m.group(3)}"
+            assert m.group(2) == m.group(4), f"{m.group(1)} is tagged lesson {m.group(4)}"
+            goals = tuple(int(g) for g in m.group(5).replace(" ", "").split(",") if g)
+            items.append((m.group(1), m.group(2), goals, m.group(6), text[m.start():end]))
     return items
+
+
+def lesson_goal_counts(lesson_dir: Path | None = None) -> dict[str, int]:
+    """{"03": 6, ...}: the learning goals each lesson lists (a numbered list, or its first run of
+    "- " bullets; lesson 0 states one goal in a sentence)."""
+    counts = {}
+    for number, path in lesson_files(lesson_dir).items():
+        first = source(cells(path)[0])
+        goals = first[first.find("**Learning goal"):]
+        numbered = re.findall(r"^\d+\.\s", goals, re.M)
+        bullets = re.search(r"(?:^- .*\n(?:^  .*\n)*)+", goals + "\n", re.M)
+        counts[number] = len(numbered) or (len(re.findall(r"^- ", bullets.group(0), re.M)) if bullets else 1)
+    return counts
 
 
 def test_quiz_bank_has_five_items_per_lesson():
     per_lesson = {n: 0 for n in LESSONS}
-    for lesson, *_ in quiz_items():
+    for _, lesson, *_ in quiz_items():
         per_lesson[lesson] += 1
     short = {n: c for n, c in per_lesson.items() if c < 5}
     assert not short, f"quiz-bank.ipynb: fewer than 5 items for lessons {short}"
 
 
-def test_every_quiz_item_has_a_key_and_numbers_are_computed():
-    items = quiz_items()
-    names = [f"Q{lesson}.{n}" for lesson, n, *_ in items]
-    assert len(names) == len(set(names)), "quiz-bank.ipynb: an item number is used twice"
-    all_cells = cells(QUIZ)
-    for (lesson, n, goal, kind, text, i), name in zip(items, names):
-        assert "**Key.**" in text, f"{name}: no '**Key.**' paragraph"
-        if kind == "numeric":
-            code = [source(c) for c in all_cells[i + 1:] if c["cell_type"] == "code"][:1]
-            assert code and re.search(rf'key\("{re.escape(name)}[" ]', code[0]), (
-                f"{name}: a numeric item must be followed by a code cell computing it with key(\"{name}\", ...)")
-
-
-def test_quiz_items_name_goals_their_lesson_has():
+def test_quiz_bank_assesses_every_learning_goal_of_every_lesson():
+    """Fails on ca11cf4's bank: no item for L03 goal 5, L05 goal 2, L06 goal 6, L07 goal 3."""
     needs_course_numbering()
-    files = lesson_files()
-    for lesson, n, goal, *_ in quiz_items():
-        first = source(cells(files[lesson])[0])
-        goals = len(re.findall(r"^\s*(?:\d+\.|-)\s", first, re.M)) or 1
-        assert 1 <= goal <= goals, f"Q{lesson}.{n}: goal {goal}, but lesson {lesson} lists {goals} learning goals"
+    assessed = {(lesson, g) for _, lesson, goals, *_ in quiz_items() for g in goals}
+    wanted = {(lesson, g) for lesson, n in lesson_goal_counts().items() for g in range(1, n + 1)}
+    assert not wanted - assessed, f"quiz-bank.ipynb: no item for goals {sorted(wanted - assessed)}"
+    assert not assessed - wanted, f"quiz-bank.ipynb: items name goals their lesson does not list: {sorted(assessed - wanted)}"
+
+
+def test_every_quiz_item_has_a_key_for_each_part():
+    items = quiz_items()
+    names = [name for name, *_ in items]
+    assert len(names) == len(set(names)), "quiz-bank.ipynb: an item number is used twice"
+    for name, lesson, goals, kinds, text in items:
+        parts = len(kinds.split(" + "))
+        assert text.count("**Key") == parts, f"{name}: {parts} part(s), {text.count('**Key')} keys"
+
+
+def test_quiz_bank_is_written_from_the_package_bank():
+    """The notebook is what ``python -m gofish_teach.quiz.notebook`` writes: the same cells, so it
+    shows exactly the items and keys of the ``quiz`` command; each lesson's code cell builds and
+    checks every version of its items (nbval runs it)."""
+    from gofish_teach.quiz.notebook import cells as bank_cells
+
+    saved = [(c["cell_type"], source(c)) for c in cells(QUIZ)]
+    assert saved == bank_cells(), ("quiz-bank.ipynb differs from the bank: run "
+                                   "`python -m gofish_teach.quiz.notebook notebooks/teacher/quiz-bank.ipynb`, then "
+                                   "execute it (make notebooks)")
+
+
+def test_quiz_bank_lesson_titles_are_the_lessons():
+    needs_course_numbering()
+    from gofish_teach.quiz.notebook import TITLES
+
+    for number, path in lesson_files().items():
+        heading = re.search(r"^# (.+)$", source(cells(path)[0]), re.M).group(1)
+        assert heading.endswith(TITLES[number]), f"lesson {number} is titled {heading!r}, the bank says {TITLES[number]!r}"
 
 
 # ---------------------------------------------------------------------------- the answer keys
@@ -272,7 +302,9 @@ def test_no_pointer_outside_the_repository(path):
     assert not problems, f"{path.name} names paths that are not in the repository: {problems}"
 
 
-@pytest.mark.parametrize("path", KIT_NOTEBOOKS, ids=lambda p: p.name)
+# The quiz bank's formulas are the bank items' own: tests/test_quiz.py renders every formula of
+# every version of every item (the notebook shows one version), so it is not rendered twice here.
+@pytest.mark.parametrize("path", [p for p in KIT_NOTEBOOKS if p.name != "quiz-bank.ipynb"], ids=lambda p: p.name)
 def test_kit_formulas_render(path):
     problems = [f"${tex}$: {problem}" for tex in formulas(markdown(path)) for problem in [render_problem(tex)] if problem]
     assert not problems, f"{path.name}: formulas that do not render:\n" + "\n".join(problems)
