@@ -566,7 +566,8 @@ class Table(Placeheld, widgets.VBox):
     def _render_knowledge(self, view, my_turn: bool, count: bool = False) -> None:
         """The knowledge panel and the hint for ``view``. On a loop (after a click in the page) a count not
         remembered is not made here: the panel says "Counting…" and the count is scheduled, an event of its
-        own (:meth:`_count`, which passes ``count=True``); without a loop it is made here, within the drawing."""
+        own (:meth:`TablePlay._count <._table_play.TablePlay._count>`, then :meth:`fill_panel`, which passes
+        ``count=True``); without a loop it is made here, within the drawing."""
         show, hints = self.knowledge_toggle.value, self.hint_toggle.value
         self.knowledge_box.layout.display = "" if show else "none"
         self.hint_box.layout.display = "" if hints else "none"
