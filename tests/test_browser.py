@@ -129,8 +129,9 @@ def outputs_text(page) -> str:
 
 
 def visible_text(page) -> str:
-    """The notebook's text as a reader sees it (what a style hides is left out)."""
-    return page.locator(".jp-Notebook").inner_text()
+    """The cells' outputs as a reader sees them (what a style hides is left out; the lessons' own words,
+    which may name JupyterLab's messages, are not outputs)."""
+    return "\n".join(page.locator(".jp-Notebook .jp-OutputArea").all_inner_texts())
 
 
 def wait_widgets_settled(page, seconds: float = 60) -> None:
