@@ -7,12 +7,15 @@ STAMP := $(VENV)/.installed
 .PHONY: lab test bench notebooks handouts play clean
 
 # Reinstall only when the package metadata changes, so a second run is quiet. Then numba compiles
-# the exact count's and the sampler's loops (about half a minute, kept on disk), so no lesson waits.
+# every loop a lesson runs (a few minutes once, kept on disk), so that no lesson waits for it: the
+# exact count's and the sampler's (warm), and the fast path's tournament (fast.py, pcg64.py), by a
+# short tournament of lesson 00's lineup (its 100,000 games otherwise waited half a minute for it).
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@$(BIN)/python -m pip install --quiet --upgrade pip
 	@$(BIN)/python -m pip install --quiet -e '.[test]'
 	@$(BIN)/python -c 'from gofish_teach.probability import warm; warm()'
+	@$(BIN)/python -c 'from gofish_teach.simulate import simulate; simulate(["memory"] + ["random"] * 3, "pond", 20, workers=1)'
 	@touch $(STAMP)
 
 # JupyterLab's settings for this kit, kept in the venv (never in your home directory): no

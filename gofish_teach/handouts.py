@@ -77,7 +77,8 @@ def widget_sentence(output) -> str:
     """What a widget output does on screen, in one sentence (its class's docstring summary)."""
     shown = output.get("data", {}).get("text/plain", "")
     shown = "".join(shown) if isinstance(shown, list) else shown
-    name = re.match(r"\s*([A-Za-z_]\w*)\(", shown)
+    named = output.get("metadata", {}).get("gofish_teach", {}).get("widget")  # the kit's widgets say their class
+    name = re.match(r"\s*([A-Za-z_]\w*)\(", shown if named is None else f"{named}(")
     summary = _widget_doc(name.group(1)) if name else None
     if summary:
         summary = summary[0].lower() + summary[1:]
@@ -104,6 +105,8 @@ def for_paper(nb):
         cell.source = TEST_MARKER.sub("", cell.source)
         if _only_figures(cell):
             cell.metadata.setdefault("tags", []).append(HIDE_INPUT)
+        # the kit's note before a widget ("... appears here once this cell has run") is for the screen
+        cell.outputs = [o for o in cell.get("outputs", []) if "gf-placeheld" not in str(o.get("data", {}).get("text/html"))]
         for i, output in enumerate(cell.get("outputs", [])):
             if WIDGET in output.get("data", {}):
                 sentence = html.escape(widget_sentence(output))

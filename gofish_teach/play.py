@@ -11,12 +11,17 @@ runs it in a fresh kernel for each visitor:
 >>> print(nb.cells[1].source)
 from gofish_teach.widgets import Table
 Table('family', opponents=['memory', 'random', 'greedy'], seed=3)
->>> voila_command(Path("play.ipynb"), port=8866, browser=False)[-4:]
-['--port=8866', '--Voila.ip=localhost', '--show_tracebacks=False', '--no-browser']
+>>> voila_command(Path("play.ipynb"), port=8866, browser=False)[-5:]
+['--template=gofish', '--port=8866', '--Voila.ip=localhost', '--show_tracebacks=False', '--no-browser']
+
+The page needs nothing from the network: its template (``_voila/voila/templates/gofish``, found
+through ``JUPYTER_PATH``, see :func:`voila_env`) is Voila's lab template without the stylesheets
+that template loads from a CDN, so a class behind a firewall, or offline, gets the whole page.
 """
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -29,6 +34,8 @@ from .rules import PRESETS
 #: The opponents at the table: one of each kind a class meets in the lessons.
 OPPONENTS = ["memory", "random", "greedy"]
 DEFAULT_PORT = 8866
+#: Where Voila finds the page's template (``voila/templates/gofish`` under it): in the package.
+TEMPLATES = Path(__file__).resolve().parent / "_voila"
 
 
 def notebook(rules: str = "pond", seed: int | None = None):
@@ -58,11 +65,23 @@ def voila_command(page: Path, port: int, browser: bool, ip: str = "localhost") -
     Unlike JupyterLab, Voilà starts as root without being told; without a browser it must not
     try to open one (the address is in its log, "Voilà is running at").
     """
-    command = [sys.executable, "-m", "voila", str(page), f"--port={port}", f"--Voila.ip={ip}",
+    command = [sys.executable, "-m", "voila", str(page), "--template=gofish", f"--port={port}", f"--Voila.ip={ip}",
                "--show_tracebacks=False"]
     if not browser:
         command.append("--no-browser")
     return command
+
+
+def voila_env(environ=None) -> dict:
+    """The environment Voila runs in: ``environ`` (``os.environ``) with the page's template first on
+    ``JUPYTER_PATH``, where Voila looks for templates.
+
+    >>> voila_env({"JUPYTER_PATH": "/srv/jupyter"})["JUPYTER_PATH"] == os.pathsep.join([str(TEMPLATES), "/srv/jupyter"])
+    True
+    """
+    env = dict(os.environ if environ is None else environ)
+    env["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(TEMPLATES), env.get("JUPYTER_PATH", "")) if p)
+    return env
 
 
 def have_browser() -> bool:
@@ -122,7 +141,7 @@ def _stop(signum, frame):
 
 def serve(command: list[str], cwd: str) -> None:
     """Run Voilà until Ctrl-C or a ``kill``, and never leave it behind: stopping us stops it (and its kernels)."""
-    server = subprocess.Popen(command, cwd=cwd)
+    server = subprocess.Popen(command, cwd=cwd, env=voila_env())
     previous = signal.signal(signal.SIGTERM, _stop) if threading.current_thread() is threading.main_thread() else None
     try:
         server.wait()

@@ -37,17 +37,26 @@ def wilson_interval(successes, n, confidence: float = 0.95) -> tuple[float, floa
     >>> ci = sps.binomtest(30, 100).proportion_ci(method="wilson")   # the same as scipy's
     >>> round(float(ci.low), 4), round(float(ci.high), 4)
     (0.2189, 0.3958)
+    >>> wilson_interval(20, 20)[1], wilson_interval(0, 20)[0]         # every game won, none won
+    (1.0, 0.0)
     """
     if n <= 0:
         raise ValueError(f"n must be positive, not {n!r}")
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be between 0 and 1, not {confidence!r}")
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes must be between 0 and n = {n!r}, not {successes!r}")
     z = sps.norm.ppf(0.5 + confidence / 2)
     p = successes / n
     centre = p + z * z / (2 * n)
     half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
     scale = 1 + z * z / n
-    return float(max(0.0, (centre - half) / scale)), float(min(1.0, (centre + half) / scale))
+    # At the ends the formula's two terms cancel exactly on paper but not in floating point (20 of 20
+    # gave 0.9999999999999998, below the estimate 1): the ends are set, and each side kept on its side
+    # of the estimate, so that every interval holds its estimate and stays within [0, 1].
+    low = 0.0 if successes == 0 else min(p, max(0.0, (centre - half) / scale))
+    high = 1.0 if successes == n else max(p, min(1.0, (centre + half) / scale))
+    return float(low), float(high)
 
 
 # --------------------------------------------------------------------------- tables

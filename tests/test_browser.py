@@ -4,8 +4,8 @@ One JupyterLab (started by ``make lab``, over a copy of the kit, so no committed
 and one Chromium serve every test here. They check what only a browser shows:
 
 - ``make lab`` serves the whole kit (lessons, exercises, solutions) and asks nothing about news;
-- every committed notebook, opened, run top to bottom and saved, comes back byte for byte, and
-  shows no widget error before it runs;
+- every committed notebook, opened (trusted, as after a first save), run top to bottom and saved,
+  comes back byte for byte, and shows a note where each widget goes before it runs, never a widget error;
 - the Table played with the keyboard alone; its knowledge panel's bars drawn to scale; its seed
   box, its controls' accessible names, its look at game over; its bots' asks arriving one by one;
 - the Explorer and the Lab: no broken images, no labels cut off, messages instead of tracebacks.
@@ -128,6 +128,20 @@ def outputs_text(page) -> str:
     return "\n".join(page.locator(".jp-OutputArea-output").all_text_contents())
 
 
+def visible_text(page) -> str:
+    """The cells' outputs as a reader sees them (what a style hides is left out; the lessons' own words,
+    which may name JupyterLab's messages, are not outputs)."""
+    return "\n".join(page.locator(".jp-Notebook .jp-OutputArea").all_inner_texts())
+
+
+def wait_widgets_settled(page, seconds: float = 60) -> None:
+    """Wait until every widget output shows its widget or JupyterLab's last word on it ("Error displaying
+    widget"), not "Loading widget...": once the widget manager has asked the kernel which widgets it holds."""
+    page.wait_for_function("""() => [...document.querySelectorAll('.jp-OutputArea-output.lm-Panel')]
+                                  .every(e => e.classList.contains('jupyter-widgets') || e.children.length)""",
+                           timeout=seconds * 1000)
+
+
 def wait_kernel(page) -> None:
     page.wait_for_timeout(300)
     wait_idle(page, 60)
@@ -234,14 +248,21 @@ def test_make_lab_serves_the_whole_kit_and_asks_nothing_about_news(page, lab, ki
 def test_open_run_all_and_save_gives_back_the_committed_bytes(page, lab, kit, path):
     committed = (ROOT / path).read_bytes()
     copy = kit / path
+    # Trusted, as JupyterLab trusts a notebook it has saved (a learner's second visit): it then draws the
+    # saved widget outputs, which have no model before their cells run (untrusted, it draws none).
+    _api(lab, f"contents/{path}/trust", "POST")
     open_notebook(page, lab, str(path))
-    # Before running: no widget error where a widget goes (a note to run the cell instead).
-    shown = outputs_text(page)
-    assert "Error displaying widget" not in shown
-    assert ("appears here once this cell has run" in shown) == (b"application/vnd.jupyter.widget-view+json" in committed)
+    # Before running: in place of each widget a note to run the cell, and no widget error.
+    wait_widgets_settled(page)
+    shown = visible_text(page)
+    assert "Error displaying widget" not in shown and "model not found" not in shown and "Loading widget" not in shown
+    widgets = committed.count(b"application/vnd.jupyter.widget-view+json")
+    assert shown.count("appears here once this cell has run") == widgets
     run_all(page)
     no_traceback(page)
-    assert "Error displaying widget" not in outputs_text(page)
+    wait_widgets_settled(page)
+    shown = visible_text(page)
+    assert "Error displaying widget" not in shown and "appears here once this cell has run" not in shown
     if path.name.startswith("00-"):
         # The win-share table's caption sits over the table in at most two lines.
         caption = page.locator(".jp-OutputArea-output caption").first
@@ -273,7 +294,38 @@ TABLE_CELLS = (
     "        asks = [q for q, b in over.ask_buttons.items() if not b.disabled]\n"
     "        over.ask_buttons[asks[rng.integers(len(asks))]].click()\n"
     "over",
+    # Two players: North, asked for Queens (the longest ask a pond table words).
+    "north = Table('pond', opponents=['random'], seed=10)\nnorth.rank_buttons['Q'].click()\nnorth",
 )
+
+#: Where the keyboard's focus is: in a table (its classes), or "body" when the page dropped it.
+FOCUS = "() => document.activeElement.closest('.gf-table') ? document.activeElement.className : document.activeElement.tagName"
+
+
+def _luminance(rgb: str) -> float:
+    """WCAG's relative luminance of a CSS ``rgb(r, g, b)`` colour."""
+    import re
+
+    channels = [int(c) / 255 for c in re.findall(r"\d+", rgb)[:3]]
+    r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG's contrast ratio of two CSS colours.
+
+    >>> round(contrast("rgb(255, 255, 255)", "rgb(0, 0, 0)"), 1)
+    21.0
+    """
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def focus_ring(page) -> dict:
+    """The focused element's ring: outline width and colour, the box shadow, the animation."""
+    return page.evaluate("""() => { const s = getComputedStyle(document.activeElement);
+        return {width: parseFloat(s.outlineWidth), style: s.outlineStyle, color: s.outlineColor,
+                shadow: s.boxShadow, animation: s.animationName}; }""")
 
 
 def _tab_to(page, selector: str, limit: int = 80) -> None:
@@ -295,7 +347,7 @@ def test_the_table_with_the_keyboard_to_scale_named_and_at_game_over(page, lab, 
 
     # Keyboard alone: Tab to a rank, Enter; Tab to an opponent, Enter; after "Go Fish!", Tab to the ocean, Enter.
     log = table.locator(".gf-log")
-    drew = False
+    drew, focused = False, []
     for _ in range(12):
         table.locator(".gf-header").first.click()  # start the Tab order at the top of the table
         _tab_to(page, ".gf-table button.gf-rank:not([disabled])")
@@ -307,7 +359,18 @@ def test_the_table_with_the_keyboard_to_scale_named_and_at_game_over(page, lab, 
         page.wait_for_function("(old) => document.querySelector('.gf-table .gf-log').innerHTML !== old", arg=before)
         wait_kernel(page)
         wait_bots(page)
+        # The Ask button pressed is disabled now (or the game waits for the ocean): the focus stays in the
+        # table, on what the game waits for, never dropped to the page's body.
+        page.wait_for_function(f"() => ({FOCUS})() !== 'BODY' && ({FOCUS})() !== 'gf-statusbox'")
+        focused.append(page.evaluate(FOCUS))
         if table.locator("button.gf-ocean:not([disabled])").count():
+            assert "gf-ocean" in focused[-1], focused  # after "Go Fish!": on the ocean, Enter draws
+            ring = focus_ring(page)
+            # A ring of at least 2 px in two tones, seen on the felt and on the ocean's pulse (which stops under it)
+            assert ring["width"] >= 2 and ring["style"] == "solid" and ring["animation"] == "none", ring
+            felt, pulse = "rgb(47, 138, 87)", "rgb(255, 213, 79)"  # the felt's lightest green, the pulse's yellow
+            dark = ring["shadow"].split(")")[0] + ")"
+            assert "2px" in ring["shadow"] and contrast(ring["color"], felt) >= 3 and contrast(dark, pulse) >= 3, ring
             hand = table.locator(".gf-hand").inner_html()
             _tab_to(page, ".gf-table button.gf-ocean")
             page.keyboard.press("Enter")
@@ -315,9 +378,12 @@ def test_the_table_with_the_keyboard_to_scale_named_and_at_game_over(page, lab, 
                                    arg=hand)
             wait_kernel(page)
             wait_bots(page)
+            page.wait_for_function(f"() => ({FOCUS})() !== 'BODY'")  # the ocean, disabled: the focus stays
+            focused.append(page.evaluate(FOCUS))
             drew = True
             break
     assert drew, "no \"Go Fish!\" in 12 keyboard asks"
+    print("the focus after each ask and the draw:", focused)
     assert "You ask" in log.inner_text() and "You draw" in log.inner_text()
     assert not table.locator(".gf-oops").count(), table.locator(".gf-oops").inner_text()
 
@@ -501,17 +567,28 @@ def test_while_the_panel_counts_the_kernel_answers_clicks(page, lab, kit):
 # ---------------------------------------------------------------------- the Explorer and the Lab
 EXPLORER_CELL = ("from gofish_teach.widgets import Explorer\n"
                  "impossible = Explorer()\nimpossible.asked.value = True\nimpossible.go_fish.value = True\nimpossible")
+#: Lesson 03's explorer: every deal that fits has the same count of 7s on the ocean's top (a share of 1).
+EDGE_CELL = ("ocean = Explorer(rank='7')\n"
+             "ocean.held.value, ocean.other_cards.value, ocean.books.value = 2, 1, 2\n"
+             "ocean.their_hand.value, ocean.go_fish.value = 4, True\n"
+             "ocean.textbook.value, ocean.about.value = True, 'ocean'\nocean")
 LAB_CELLS = (
     "from gofish_teach.widgets import Lab\n"
     "def oops(view, rng):\n    return 1 // 0\n"
     "lab = Lab(strategies={'oops': oops}, rules='family', players=2, games=300, seed=1)\nlab",
     "print('the cell after the lab runs')",
+    # A strategy that wins none of these 100 games: a win share of 0, its interval from 0.
+    "def fewest(view, rng):\n"
+    "    counts = view.counts\n"
+    "    return min(q for q in range(view.n_players) if q != view.player), min(counts, key=lambda r: (counts[r], r))\n"
+    "never = Lab(strategies={'fewest': fewest}, rules='pond', players=3, games=100, seed=2)\n"
+    "never.lineup[0].value, never.lineup[1].value, never.lineup[2].value = 'fewest', 'memory', 'memory'\nnever",
 )
 
 
 @pytest.mark.slow
 def test_the_explorer_and_the_lab_say_what_is_wrong_without_traceback_or_broken_image(page, lab, kit):
-    open_notebook(page, lab, scratch(kit, "explorer-lab.ipynb", EXPLORER_CELL, *LAB_CELLS))
+    open_notebook(page, lab, scratch(kit, "explorer-lab.ipynb", EXPLORER_CELL, EDGE_CELL, *LAB_CELLS))
     run_all(page)
     no_traceback(page)
     explorer = page.locator(".gf-explorer").first
@@ -556,3 +633,51 @@ def test_the_explorer_and_the_lab_say_what_is_wrong_without_traceback_or_broken_
     assert broken_images(page, ".jp-Notebook") == []
     assert page.get_by_text("the cell after the lab runs").count()
     the_lab.screenshot(path=str(kit.parent / "lab.png"))
+
+    # A win share of 0: the plot, no message ("'xerr' must not contain negative values" before).
+    never = page.locator(".gf-lab").nth(1)
+    never.scroll_into_view_if_needed()
+    never.locator("button.gf-run").click()
+    wait_kernel(page)
+    never.locator("img").wait_for(state="visible")
+    assert never.locator("img").evaluate("i => i.naturalWidth") > 0 and never.locator(".gf-message").inner_text() == ""
+    no_traceback(page)
+
+    # Lesson 03's explorer: a share of 1 is plotted with its estimate (seed 15 left the last plot, no message).
+    edge = page.locator(".gf-explorer").nth(1)
+    edge.scroll_into_view_if_needed()
+    estimate, image = edge.locator(".gf-estimate"), edge.locator("img")
+
+    def simulate(deals: str, seed: str) -> str:
+        before = image.get_attribute("src")
+        edge.locator(".gf-samples input").fill(deals)
+        edge.locator(".gf-seed input").fill(seed)
+        edge.locator("button.gf-simulate").click()
+        wait_kernel(page)
+        return before
+
+    before = simulate("20000", "15")
+    page.wait_for_function("(e) => e.textContent.includes('seed 15')", arg=estimate.element_handle())
+    assert "Monte Carlo" in estimate.inner_text() and "could not" not in estimate.inner_text()
+    assert image.get_attribute("src") != before and image.evaluate("i => i.naturalWidth") > 0  # the new plot
+
+    # The number boxes take a whole number or say what is wrong (a browser's number box read "5000.5" as 50005).
+    for deals, seed, words in (("5000.5", "1", "deals: type a whole number of deals, such as 20000, not '5000.5'"),
+                               ("1e6", "1", "deals: type a whole number of deals, such as 20000, not '1e6'"),
+                               ("20000", "1.5", "seed: type a whole number, 0 or more, not '1.5'")):
+        simulate(deals, seed)
+        page.wait_for_function("([e, w]) => e.textContent.includes(w)", arg=[estimate.element_handle(), words])
+    # A million deals take seconds: the explorer says it is dealing, its button disabled, until the answer.
+    page.evaluate("""(root) => { window.gfSaid = [];
+        const said = root.querySelector('.gf-estimate'), button = root.querySelector('button.gf-simulate');
+        new MutationObserver(() => window.gfSaid.push([said.textContent, button.disabled]))
+            .observe(root, {subtree: true, childList: true, characterData: true, attributes: true}); }""",
+                  edge.element_handle())
+    simulate("1,000,000", "3")
+    page.wait_for_function("(e) => e.textContent.includes('Monte Carlo') && e.textContent.includes('1,000,000')",
+                           arg=estimate.element_handle(), timeout=RUN_SECONDS * 1000)
+    said = page.evaluate("() => window.gfSaid")
+    assert any("Dealing 1,000,000 random deals" in s and disabled for s, disabled in said), said
+    assert not edge.locator("button.gf-simulate").is_disabled()
+    no_traceback(page)
+    edge.screenshot(path=str(kit.parent / "explorer-edge.png"))

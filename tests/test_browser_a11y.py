@@ -71,6 +71,11 @@ def test_every_control_has_an_accessible_name(page, lab, kit):
             sliders.setdefault(widget, []).extend(name for role, name in listed if role == "slider")
     assert unnamed == {widget: [] for widget in widgets}
     assert sliders == {"Table": [], "Question": [], **SLIDERS}
+    # The same from Chromium's own accessibility tree (what a screen reader is given): the nine sliders, named.
+    tree = page.context.new_cdp_session(page).send("Accessibility.getFullAXTree")["nodes"]
+    named = [n.get("name", {}).get("value", "") for n in tree
+             if n.get("role", {}).get("value") == "slider" and not n.get("ignored")]
+    assert sorted(named) == sorted(SLIDERS["Explorer"] + SLIDERS["Lab"]), named
 
 
 @pytest.mark.slow

@@ -11,13 +11,13 @@ import re
 
 import pytest
 
-from test_browser import NOTEBOOKS, RUN_SECONDS, no_traceback, open_notebook, outputs_text, wait_idle
+from test_browser import NOTEBOOKS, RUN_SECONDS, no_traceback, open_notebook, visible_text, wait_idle
 
 #: The lessons with each kind of widget: Questions (00, and every lesson), the Table (01), the Explorer (03).
 #: All eight pass too, in about 7 minutes on the shared machine (lesson 06 plays tournaments): the
 #: others hold only Questions, and test_browser's open, Run All and save runs each of them once already.
 LESSONS = [p for p in NOTEBOOKS if p.parts[0] == "notebooks" and p.name[:2] in ("00", "01", "03")]
-#: What a widget's saved output says until a kernel draws it (see widgets._panes.Placeheld).
+#: What the note before a widget's output says until a kernel draws the widget (see widgets._panes.Placeheld).
 NOTE = "appears here once this cell has run"
 
 
@@ -35,12 +35,14 @@ def test_restart_kernel_and_run_all_cells(page, lab, kit, path):
     page.wait_for_function("() => !document.querySelector('.jp-OutputArea-output[data-gf-old]')",
                            timeout=RUN_SECONDS * 1000)
     wait_idle(page, RUN_SECONDS)
-    # every widget drawn: neither the saved note nor JupyterLab's "Loading widget..." left
+    # every widget drawn: neither a saved note shown (the style hides it once its widget is drawn) nor
+    # JupyterLab's "Loading widget..."
     page.wait_for_function("""(note) => ![...document.querySelectorAll('.jp-OutputArea-output')]
-                                  .some(e => e.textContent.includes(note) || e.textContent.includes('Loading widget'))""",
+                                  .some(e => e.checkVisibility() && (e.textContent.includes(note)
+                                                                     || e.textContent.includes('Loading widget')))""",
                            arg=NOTE, timeout=60_000)
     no_traceback(page)
-    shown = outputs_text(page)
+    shown = visible_text(page)
     assert "Error displaying widget" not in shown and "model not found" not in shown
     counts = [int(m) for t in page.locator(".jp-InputPrompt").all_inner_texts() if (m := re.sub(r"\D", "", t))]
     assert counts == list(range(1, len(counts) + 1)), counts  # the new kernel ran every cell, in order

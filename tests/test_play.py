@@ -123,9 +123,29 @@ def _settle(page, selector: str, before: str, seconds: float = 120) -> str:
     return last
 
 
+def only_this_machine(page) -> list[str]:
+    """Let the page reach this machine alone, as offline or behind a classroom's firewall: every request to
+    another host is refused; the list of their addresses (empty when the page needs none) is returned."""
+    from urllib.parse import urlparse
+
+    refused = []
+
+    def route(route):
+        if urlparse(route.request.url).hostname in ("localhost", "127.0.0.1", "::1"):
+            route.continue_()
+        else:
+            refused.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", route)
+    return refused
+
+
 @pytest.mark.slow
 def test_play_a_turn_and_ask_the_explorer_in_a_browser(play_server, blank_page, tmp_path):
+    """Offline too: every request to another host is refused, and the page works with none made."""
     page = blank_page
+    refused = only_this_machine(page)
     page.goto(play_server)
     page.wait_for_selector(".gf-table .gf-rank", timeout=RUN_SECONDS * 1000)  # a kernel starts for the page
     page.wait_for_selector("text=Probability explorer")
@@ -174,6 +194,8 @@ def test_play_a_turn_and_ask_the_explorer_in_a_browser(play_server, blank_page, 
     assert held.input_value() == "2"
 
     page.screenshot(path=str(tmp_path / "play.png"), full_page=True)
+    assert refused == [], f"the page asked another host for {refused}"
+    assert page.locator(".gf-placeheld").count() == 2 and not page.locator(".gf-placeheld:visible").count()
     body = page.locator("body").inner_text()
     assert not [e for e in ERRORS if e in body], body[-3000:]
     assert not page.locator(".gf-oops").count(), page.locator(".gf-oops").first.inner_text()

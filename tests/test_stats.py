@@ -6,6 +6,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 from scipy import stats as sps  # noqa: E402
 
 from gofish_teach import Rules  # noqa: E402
@@ -56,6 +58,24 @@ def test_wilson_interval_equals_scipys():
         assert wilson_interval(successes, n) == pytest.approx((ci.low, ci.high), abs=1e-12)
     ci = sps.binomtest(7, 40).proportion_ci(confidence_level=0.9, method="wilson")
     assert wilson_interval(7, 40, confidence=0.9) == pytest.approx((ci.low, ci.high), abs=1e-12)
+
+
+@settings(max_examples=400, deadline=None)
+@given(n=st.integers(1, 10**9), edge=st.sampled_from(["none", "all", "one", "all but one", "any", "half"]),
+       fraction=st.floats(0, 1), confidence=st.sampled_from([0.5, 0.9, 0.95, 0.99, 0.999]))
+def test_every_interval_contains_its_estimate_and_stays_within_0_and_1(n, edge, fraction, confidence):
+    """At the edges too: every game won (n of n), none won, and fractional counts (ties)."""
+    successes = {"none": 0, "all": n, "one": min(1, n), "all but one": n - 1, "any": round(fraction * n),
+                 "half": fraction * n}[edge]
+    low, high = wilson_interval(successes, n, confidence)
+    p = successes / n
+    assert 0.0 <= low <= p <= high <= 1.0, (successes, n, low, high)
+    assert (successes > 0 or low == 0.0) and (successes < n or high == 1.0)
+
+
+def test_all_or_nothing_has_the_exact_ends():
+    assert wilson_interval(20, 20)[1] == 1.0 and wilson_interval(0, 20)[0] == 0.0
+    assert wilson_interval(20, 20)[0] == pytest.approx(sps.binomtest(20, 20).proportion_ci(method="wilson").low)
 
 
 def test_a_fractional_count_gets_an_interval_between_its_neighbours():
@@ -130,6 +150,13 @@ def test_game_length_summary():
 
 
 # --------------------------------------------------------------------------- plots
+def test_a_strategy_that_never_wins_is_plotted():
+    """Every game won by seat 0: shares of exactly 1 and 0, intervals touching the ends."""
+    ax = plot_win_share(made_up([[1, 0, 0]] * 100))
+    assert ax.get_xlabel() == "win share (95% interval)"
+    plt.close("all")
+
+
 def test_plots_return_their_axes():
     res = simulate(["memory", "random", "random"], "pond", 30, seed=0)
     ax = plot_win_share(res)

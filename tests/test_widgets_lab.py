@@ -25,6 +25,12 @@ def asks_itself(view, rng):
     return view.player, view.hand[0].rank
 
 
+def fewest(view, rng):
+    """Ask the first opponent for the rank you hold fewest of: against two memory players, seldom a win."""
+    counts = view.counts
+    return min(q for q in range(view.n_players) if q != view.player), min(counts, key=lambda r: (counts[r], r))
+
+
 def same_games(a, b) -> bool:
     return (a.lineup == b.lineup and a.seed == b.seed and np.array_equal(a.winners, b.winners)
             and np.array_equal(a.books, b.books) and np.array_equal(a.asks, b.asks))
@@ -107,6 +113,17 @@ def test_errors_are_short_messages_and_clear_the_old_results(setup, words):
     assert escape(lab.message, quote=False) in lab.message_html.value
     assert lab.results is None and lab.share_html.value == "" and lab.image.value == b""
     assert not lab.run.disabled
+
+
+def test_a_strategy_that_never_wins_gets_its_plot():
+    """A win share of exactly 0 (here over 100 games), its interval from 0: a plot, no message."""
+    lab = Lab(strategies={"fewest": fewest}, rules="pond", players=3, games=100, seed=2)
+    for menu, name in zip(lab.lineup, ["fewest", "memory", "memory"]):
+        menu.value = name
+    lab.run.click()
+    assert lab.message == "", lab.message
+    assert win_share(lab.results).rows[0].share == 0.0
+    assert lab.figure is not None and lab.image.layout.display != "none" and lab.image.value
 
 
 def test_bad_strategies_argument_is_refused_at_once():

@@ -14,9 +14,8 @@ from gofish_teach.strategies import greedy
 from gofish_teach.widgets import Table
 from gofish_teach.widgets import _knowledge
 from gofish_teach.widgets._bench import HandLoop
-from gofish_teach.widgets._knowledge import greedy_ranking
+from gofish_teach.widgets._knowledge import greedy_ranking, while_counting
 from gofish_teach.widgets._words import say
-from gofish_teach.widgets.table import _while_counting
 
 
 def enabled(buttons):
@@ -33,7 +32,7 @@ def check(table):
     """Everything the table shows agrees with the game, and only legal choices are enabled."""
     match, me = table.match, table.me
     game = match.game
-    view = table._shown_view()
+    view = table.play.shown_view()
     assert table.message.value == "", table.message.value
     assert table.log_lines == [say(e, game.names, me) for e in view.events]
     assert shown_cards(table) == [str(c) for c in view.hand]
@@ -238,7 +237,7 @@ def test_knowledge_panel_is_the_exact_posterior_from_your_view():
     # Before the draw: West said "Go Fish!" to 7s, so P(West holds a 7) is exactly 0 ...
     assert re.search(r'title="P\(West holds at least one 7\): 0[^"]*">0<', table.heatmap.value)
     # ... and the gold bar is the chance of a lucky draw, from the view just before it.
-    belief = posterior(table._shown_view())
+    belief = posterior(table.play.shown_view())
     assert f"{float(belief.p_top('7')):.1%} that the top card" in table.bars.value
     heat = table.heatmap.value
     table.ocean.click()
@@ -283,8 +282,8 @@ def test_the_panel_is_the_count_for_the_state_shown_through_undo_and_replays():
         else:
             act(table, rng)
         check(table)
-        view = table._shown_view()
-        asked = table._pending.asked.rank if table._pending is not None else None
+        view = table.play.shown_view()
+        asked = table.play.pending.asked.rank if table.play.pending is not None else None
         belief = posterior(view)
         assert table.heatmap.value == _knowledge.heatmap(belief, view, table.match.game.names,
                                                          Facts.from_view(view), None)
@@ -493,7 +492,7 @@ def test_in_a_kernel_a_click_in_the_page_plays_the_bots_on_its_loop(monkeypatch)
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
 
-    from gofish_teach.widgets import table as table_module
+    from gofish_teach.widgets import _table_play as table_module
 
     table = Table("pond", opponents=["memory", "random", "greedy"], seed=7)
     table.bot_pause = 0.001
@@ -538,8 +537,8 @@ def counting_posterior(monkeypatch, me=0, fail=None):
 
 
 def full_panel(table):
-    view = table._shown_view()
-    asked = table._pending.asked.rank if table._pending is not None else None
+    view = table.play.shown_view()
+    asked = table.play.pending.asked.rank if table.play.pending is not None else None
     belief = posterior(view)
     return (_knowledge.heatmap(belief, view, table.match.game.names), _knowledge.top_bars(belief, view, asked))
 
@@ -561,19 +560,19 @@ def test_after_a_click_the_table_is_drawn_at_once_and_the_panel_counts_in_the_ne
         act(table, rng)
         check(table)
         assert counted == [] and table.panel_counting  # drawn without the count, the chances before it dimmed ...
-        assert (table.heatmap.value, table.bars.value) == _while_counting(*before) != before
+        assert (table.heatmap.value, table.bars.value) == while_counting(*before) != before
         assert "Counting…" in table.heatmap.value and "Traceback" not in table.heatmap.value
         assert ("Counting…" in table.hint.value) == (table.waiting_for_you == "ask")  # the hint waits for it too
-        assert table.loop.waiting[0] is table._count_handle  # ... which is the next event, before any bot ask
+        assert table.loop.waiting[0] is table.play.count_handle  # ... which is the next event, before any bot ask
         table.loop.run_one()
-        assert counted == [tuple(table._shown_view().events)] and not table.panel_counting
+        assert counted == [tuple(table.play.shown_view().events)] and not table.panel_counting
         assert (table.heatmap.value, table.bars.value) == full_panel(table)
         assert "Counting…" not in table.hint.value
         counted.clear()
     # the bots' next ask comes a pause after the panel filled in, time to read both
     assert len(table.loop.waiting) == 1 and table.loop.waiting[0].delay == table.bot_pause
     table.loop.run_one()  # one bot ask: drawn, and the panel's count scheduled again
-    assert counted == [] and "Counting…" in table.heatmap.value and table.loop.waiting[0] is table._count_handle
+    assert counted == [] and "Counting…" in table.heatmap.value and table.loop.waiting[0] is table.play.count_handle
     table.loop.run_one()
     assert len(counted) == 1 and (table.heatmap.value, table.bars.value) == full_panel(table)
 
@@ -587,10 +586,10 @@ def test_a_scheduled_count_counts_only_the_state_the_table_then_shows(monkeypatc
     assert table.panel_counting
     table.new_button.click()  # the game moves on before the count runs
     assert "Counting…" in table.heatmap.value and counted == []
-    assert [h for h in table.loop.waiting if h is table._count_handle] == [table._count_handle]  # one count waits
-    while table.loop.waiting and table.loop.waiting[0] is table._count_handle:
+    assert [h for h in table.loop.waiting if h is table.play.count_handle] == [table.play.count_handle]  # one count waits
+    while table.loop.waiting and table.loop.waiting[0] is table.play.count_handle:
         table.loop.run_one()
-    assert counted == [tuple(table._shown_view().events)]  # the new deal's state only, not the ask before it
+    assert counted == [tuple(table.play.shown_view().events)]  # the new deal's state only, not the ask before it
     assert (table.heatmap.value, table.bars.value) == full_panel(table)
 
 
@@ -643,14 +642,14 @@ def test_in_a_kernel_each_bot_ask_leaves_the_panels_count_to_an_event_of_its_own
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
 
-    from gofish_teach.widgets import table as table_module
+    from gofish_teach.widgets import _table_play as table_module
 
     table = Table("pond", opponents=["memory", "random", "greedy"], seed=7, knowledge=True)
     table.bot_pause = 0.001
     in_the_page = [False]
     monkeypatch.setattr(table_module, "_clicked_in_the_page", lambda: in_the_page[0])
-    counted_at, count = [], table._count
-    monkeypatch.setattr(table, "_count", lambda loop=None: (counted_at.append(table.match.game.n_asks), count(loop)))
+    counted_at, count = [], table.play._count
+    monkeypatch.setattr(table.play, "_count", lambda loop=None: (counted_at.append(table.match.game.n_asks), count(loop)))
 
     async def a_turn_from_the_page():
         in_the_page[0] = True
@@ -740,10 +739,10 @@ def test_the_game_moving_on_while_the_thread_counts_never_shows_the_old_count(mo
     table.step_toggle.value = True  # (stop the bots, to look at one state)
     table.new_button.click()  # ... and the game moves on before the count is done
     assert "Counting…" in table.heatmap.value
-    assert not [h for h in table.loop.waiting if h is table._count_handle]  # the running count looks again when done
+    assert not [h for h in table.loop.waiting if h is table.play.count_handle]  # the running count looks again when done
     while table.loop.run_one():
         pass
-    assert counted[-1] == tuple(table._shown_view().events) and len(counted) == 2
+    assert counted[-1] == tuple(table.play.shown_view().events) and len(counted) == 2
     assert (table.heatmap.value, table.bars.value) == full_panel(table) and not table.panel_counting
 
 
@@ -768,7 +767,7 @@ def test_in_a_kernel_the_counts_run_off_the_loop_which_stays_free_for_clicks(mon
     from concurrent.futures import ThreadPoolExecutor
 
     from gofish_teach.probability import exact
-    from gofish_teach.widgets import table as table_module
+    from gofish_teach.widgets import _table_play as table_module
 
     real, threads, clicked = exact._world_counts, [], threading.Event()
 
@@ -804,3 +803,70 @@ def test_in_a_kernel_the_counts_run_off_the_loop_which_stays_free_for_clicks(mon
     check(table)
     assert threads and loop_thread not in threads and set(threads) == {threads[0]}
     assert "Counting…" not in table.heatmap.value and "could not count" not in table.heatmap.value
+
+
+# ---------------------------------------------------------------------- the play without widgets
+class Recorder:
+    """A :class:`~gofish_teach.widgets._table_play.Screen` that draws nothing and records what it is told."""
+
+    def __init__(self):
+        self.acts, self.fills = 0, 0
+
+    def act(self, action):
+        self.acts += 1
+        action()
+
+    def fill_panel(self):
+        self.fills += 1
+
+    def cannot_count(self, error):
+        raise error
+
+    def counts_needed(self):
+        return True, False
+
+
+def test_the_play_alone_plays_the_game_the_table_plays_without_any_widget(seed=3):
+    """TablePlay (the turns, the bots' chain, the panel's counts) imports no widget library, and driven
+    by hand on a loop, one bot ask per event, it plays the same game as the match played at once."""
+    import ast
+    import inspect
+
+    from gofish_teach.match import Match
+    from gofish_teach.widgets import _table_play
+
+    tree = ast.parse(inspect.getsource(_table_play))
+    imported = {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    assert not [m for m in imported if "widget" in m.split(".")[0]], imported
+
+    def played(one_by_one: bool):
+        match = Match(Rules.preset("pond"), [None, "memory", "greedy"], seed=seed, names=["You", "West", "East"])
+        screen = Recorder()
+        play = _table_play.TablePlay(match, 0, screen)
+        play.loop = HandLoop() if one_by_one else None
+        play.bot_pause = 0.45 if one_by_one else None
+        rng = np.random.default_rng(seed)
+        play.start()
+        for _ in range(500):
+            if play.loop is not None and play.loop.waiting:
+                play.loop.run_one()
+            elif play.waiting_for_you == "draw":
+                play.draw()
+                play.after_you()
+            elif play.waiting_for_you == "ask":
+                legal = match.game.legal_asks()
+                target, rank = legal[rng.integers(len(legal))][:2]
+                if not play.ask(target, rank, None):
+                    play.after_you()
+                if play.loop is not None:
+                    play.schedule_count(play.loop)  # the panel's count, an event of its own, before the bots
+            else:
+                break
+        assert match.game.is_over
+        return match.game.events, screen
+
+    at_once, _ = played(False)
+    events, screen = played(True)
+    assert events == at_once
+    assert screen.acts > 10 and screen.fills > 5  # a bot ask per event; the panel filled in its own

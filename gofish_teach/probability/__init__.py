@@ -99,4 +99,13 @@ def warm() -> None:
     plan.cost(plan.best())
     contract.cheapest_seating([Hand.dealt(2, [True, True], primes=(7,))] * 2, unseen=[4, 4])
     graded.count_worlds_graded([Hand.dealt(2, [True, True], primes=(7,))] * 2, [3, 3], (7,), ocean=2)
+    # A hand's gather loop is compiled once per layout of its moves: np.nonzero's strided arrays (above),
+    # and the contiguous one-move arrays some positions give (lesson 05 met one, and waited for it).
+    import numpy as np
+
+    from .hands import _gather
+
+    for need in (np.zeros(4, np.int64)[::2], np.zeros(2, np.int64)):
+        _gather(np.zeros((1, 1, 1, 1)), np.zeros((1, 1, 1)), need, np.zeros(2, np.int64), np.zeros(2, np.int64),
+                np.zeros(2))
     montecarlo.warm()

@@ -144,7 +144,7 @@ def learner_actions(games: int = 3, seed: int = 0, rules="pond", opponents=("mem
                     timed(f"counting thread: {head.what}", loop.run_one)
                 elif head.back is not None:
                     timed(f"back from the thread: {head.back}", loop.run_one)
-                elif head is table._count_handle:
+                elif head is table.play.count_handle:
                     timed("knowledge panel", loop.run_one)
                 else:
                     strategy, asks, start = table.match.strategy_of(table.match.bot_to_move), table.match.game.n_asks, clock()

@@ -17,7 +17,10 @@ from ..cards import plural
 
 RED_SUITS = ("♦", "♥")
 
-#: The table's style sheet: green felt, white cards with red and black suits, blue card backs.
+#: The table's style sheet: green felt, white cards with red and black suits, blue card backs. The keyboard's
+#: focus is a ring in two tones, 2 px dark then 3 px white (WCAG 2.2's focus appearance: at least 2 px, and
+#: 3:1 against what is around it, the felt, the cards or the ocean's yellow pulse, which stops under it);
+#: JupyterLab's own is 1 px, and outranked a plain ``:focus-visible`` rule.
 STYLE = """<style>
 .gf-table { background: radial-gradient(ellipse at center, #2f8a57 0%, #1b5e3a 70%, #154a2e 100%);
   border-radius: 14px; padding: 10px 14px 14px 14px; color: #f4f1e8; border: 6px solid #6b4424;
@@ -106,8 +109,14 @@ STYLE = """<style>
 .gf-table .widget-button.gf-ocean:disabled { opacity: .8; }
 .gf-table .widget-button.gf-ocean.gf-empty { background: rgba(0,0,0,.25); border-style: dashed; }
 .gf-table .gf-askrow .widget-button { margin-right: 8px; }
-.gf-table :focus-visible { outline: 3px solid #ffd54f; outline-offset: 2px; }
+.gf-table .gf-askrow .widget-button.gf-ask { min-width: 150px; }
+.gf-table :focus-visible, .gf-table .jupyter-button:focus-visible:enabled, .gf-table input:focus-visible {
+  outline: 3px solid #fff !important; outline-offset: 2px !important; box-shadow: 0 0 0 2px #111 !important;
+  animation: none !important; }
+.gf-table .gf-statusbox:focus { outline: none !important; }
+.gf-table .gf-statusbox:focus .gf-status { box-shadow: 0 0 0 2px #111, 0 0 0 5px #fff; }
 </style>"""
+
 
 
 def card(c, fresh: bool = False) -> str:
@@ -159,3 +168,34 @@ def log_html(lines, first_new: int) -> str:
         out.append(f'<div class="{classes}">{escape(text)}</div>')
     return ('<div class="gf-panel"><h4>Game log</h4><div class="gf-logbox gf-log"><div>'
             + "".join(out) + "</div></div></div>")
+
+
+def kind(event) -> str:
+    """The log line's class for ``event``: ``"lucky"``, ``"turn"``, ``"book"``, ``"fish"``, ``"over"`` or ``""``."""
+    name = type(event).__name__
+    if name == "Draw" and event.lucky:
+        return "lucky"
+    return {"Turn": "turn", "Book": "book", "GoFish": "fish", "GameOver": "over"}.get(name, "")
+
+
+def involves(event, seat: int) -> bool:
+    """Whether ``seat`` asks, is asked, or gets cards in ``event`` (its log line is marked)."""
+    return seat in {getattr(event, "player", None), getattr(event, "target", None), getattr(event, "to", None)}
+
+
+def score_box(names, books: list[int], teams: bool, over: bool) -> str:
+    """The score: books per player (or per team of partners across the table), the leader marked.
+
+    >>> "★ West" in score_box(["You", "West"], [1, 3], teams=False, over=True)
+    True
+    """
+    n = len(names)
+    if teams:
+        pairs = sorted({tuple(sorted((p, (p + n // 2) % n))) for p in range(n)})
+        rows = [(" + ".join(names[p] for p in pair), sum(books[p] for p in pair)) for pair in pairs]
+    else:
+        rows = [(names[p], books[p]) for p in range(n)]
+    best = max(c for _, c in rows)
+    body = "".join(f'<tr class="{"gf-lead" if c == best and best else ""}"><td>{"★ " if over and c == best else ""}'
+                   f'{who}</td><td>{c}</td></tr>' for who, c in rows)
+    return f'<div class="gf-score"><table><tr><th>{"Teams" if teams else "Score"}</th><th>books</th></tr>{body}</table></div>'

@@ -206,3 +206,34 @@ def hint(view, names, belief=None) -> str:
     elif view.rules.specific_card:
         parts.append("<b>greedy</b> scores ranks, not single cards, so it has no hint under specific-card rules.")
     return '<div class="gf-hintbox"><h4>Hint: what would a bot ask?</h4>' + "<br>".join(parts) + "</div>"
+
+
+#: What the knowledge panel and the hint show while their count waits for its own event.
+COUNTING_NOTE = ('<div class="gf-note gf-counting" role="status">Counting… the exact chances after the last move '
+                 'appear here shortly (dimmed: the chances before it).</div>')
+COUNTING = ('<div class="gf-heatmap"><h4>Who holds what? P(holds at least one), from your view</h4>'
+            '<div class="gf-note gf-counting">Counting… the exact chances for this moment of the game appear here shortly.</div></div>')
+COUNTING_HINT = ('<div class="gf-hintbox"><h4>Hint: what would a bot ask?</h4>'
+                 '<div class="gf-note gf-counting">Counting… the hint follows the knowledge panel\'s count.</div></div>')
+
+
+def while_counting(heatmap: str, bars: str) -> tuple[str, str]:
+    """The panel while its count waits: the chances shown before, dimmed, under a "Counting…" note laid
+    over their heading, so the panel keeps its size and nothing jumps at each bot ask; the note alone
+    when no chances were shown.
+
+    >>> while_counting("", "")[0] == COUNTING
+    True
+    >>> heat, bars = while_counting('<table class="gf-heat"></table>', '<div class="gf-bars-box"></div>')
+    >>> "gf-counting" in heat and 'class="gf-stale"' in heat and bars.startswith('<div class="gf-stale"')
+    True
+    >>> while_counting(heat, bars) == (heat, bars)   # counting again: dimmed once, not twice
+    True
+    """
+    if 'class="gf-heat"' not in heatmap:
+        return COUNTING, ""
+    if not heatmap.startswith('<div class="gf-stale-box">'):
+        heatmap = f'<div class="gf-stale-box">{COUNTING_NOTE}<div class="gf-stale" aria-hidden="true">{heatmap}</div></div>'
+    if bars and not bars.startswith('<div class="gf-stale"'):
+        bars = f'<div class="gf-stale" aria-hidden="true">{bars}</div>'
+    return heatmap, bars

@@ -80,6 +80,37 @@ def short_error(error: BaseException) -> str:
     return text if len(text) <= MESSAGE_CHARS else text[:MESSAGE_CHARS - 1] + "…"
 
 
+def read_whole(text, field: str, least: int, too_small: str, kind: str, most: int | None = None,
+               too_big: str = "") -> int:
+    """A whole number typed in a box, from ``least`` to ``most``; otherwise a ``ValueError`` naming the box.
+
+    The widgets' number boxes are text boxes read here, not the browser's number inputs, which
+    misread what was typed without a word ("5000.5" became 50005, "1e6" 100, "1.5" 15) or round
+    a long seed; digits may be grouped with ``,`` or ``_``.
+
+    >>> read_whole(" 1_000 ", "games", 1, "play at least 1 game", "a whole number")
+    1000
+    >>> read_whole("-10", "games", 1, "play at least 1 game", "a whole number")
+    Traceback (most recent call last):
+    ...
+    ValueError: games: play at least 1 game, not -10
+    >>> read_whole("5000.5", "deals", 100, "deal at least 100", "a whole number of deals")
+    Traceback (most recent call last):
+    ...
+    ValueError: deals: type a whole number of deals, not '5000.5'
+    """
+    text = str(text).strip()
+    try:
+        value = int(text.replace(",", ""))
+    except ValueError:
+        raise ValueError(f"{field}: type {kind}, not {text!r}") from None
+    if value < least:
+        raise ValueError(f"{field}: {too_small}, not {value}")
+    if most is not None and value > most:
+        raise ValueError(f"{field}: {too_big}, not {value}")
+    return value
+
+
 def message_html(text: str, error: bool = True) -> str:
     """A one-line message: red for an error, grey for a note; empty text shows nothing."""
     if not text:
@@ -123,19 +154,72 @@ def stable_model_id(kind: str) -> str | None:
             return model_id
 
 
-class Placeheld:
-    """Mixin for a widget shown in a lesson: before its cell runs, the saved output says so.
+#: The MIME type of a widget's output: a model id, which only a kernel holding that model can draw.
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
-    JupyterLab draws a widget's saved output only when the widget's kernel is running it; a
-    notebook not yet trusted shows the output's HTML instead, which is this note.
+#: The style that goes with a widget's note (see :class:`Placeheld`). JupyterLab (and Voila) apply it
+#: where the note's output is trusted: outputs the kernel sent this session, and a notebook trusted
+#: since it was saved. Where it is not applied, JupyterLab shows neither the style nor the widget's
+#: output (an untrusted notebook draws no widget), and the note shows alone.
+PLACEHELD_STYLE = (
+    "<style>"
+    # the widget after the note is drawn (a widget's view inside the next output): the note goes
+    ".jp-OutputArea-child:has(.gf-placeheld):has(+ .jp-OutputArea-child > .jp-OutputArea-output > .lm-Widget)"
+    " { display: none; }"
+    # the widget's output while no kernel draws it ("Loading widget...", then "Error displaying widget:
+    # model not found", text alone): nothing, since the note above it says what goes there
+    ".jp-OutputArea-child:has(.gf-placeheld) + .jp-OutputArea-child:not(:has(> .jp-OutputArea-output > .lm-Widget))"
+    " { display: none; }"
+    "</style>")
+
+
+class Placeheld:
+    """Mixin for a widget shown in a lesson: before its cell has run, a note says what goes there.
+
+    A widget's output is only a model id (:data:`WIDGET_VIEW`), which a kernel must hold to draw
+    it. Saved in a notebook and opened before its cell runs, JupyterLab draws nothing for it in a
+    notebook not yet trusted, and in a trusted one (any notebook saved in JupyterLab since it last
+    ran it, the lessons included) first "Loading widget..." and then, once the kernel has said which
+    widgets it holds, "Error displaying widget: model not found". So a widget displays as two
+    outputs, always the same ones (a notebook run and saved comes back byte for byte):
+
+    1. a note, "The Go Fish table appears here once this cell has run. Run it ...", with a style
+       (:data:`PLACEHELD_STYLE`) that hides the note once the widget after it is drawn, and hides
+       the widget's output while no kernel draws it;
+    2. the widget's model id alone (no text to show instead of it, where it cannot be drawn), and
+       its class in the output's metadata (``{"gofish_teach": {"widget": "Table"}}``) for handouts.
+
+    Handouts and any page without a kernel show the note. Nothing here depends on the widget, so
+    every widget the lessons show gets it by this mixin (the :class:`~.question.Question`'s answer
+    area too).
+
+    >>> note = Placeheld().placeholder()
+    >>> print(note["text/plain"])
+    This widget appears here once this cell has run: run it (Shift-Enter), or all cells (Run > Run All Cells).
     """
 
     #: What the widget is, for the note ("The table", "The probability explorer", ...).
     _what = "This widget"
 
-    def _repr_mimebundle_(self, **kwargs):
-        bundle = super()._repr_mimebundle_(**kwargs)
-        if bundle:
-            bundle["text/html"] = (f"<p><b>{escape(self._what)} appears here once this cell has run.</b> "
-                                   "Run it (Shift-Enter), or all cells (Run &#9656; Run All Cells).</p>")
-        return bundle
+    def placeholder(self) -> dict:
+        """The note's output (a MIME bundle): what stands where the widget goes until its cell has run."""
+        what = escape(self._what)
+        box = "border: 1px dashed #8c8c8c; border-radius: 4px; padding: 8px 12px; background: #f5f7fa; color: #333"
+        return {"text/html": (f'<div class="gf-placeheld" style="{box}">&#9654; <b>{what} appears here once this '
+                              "cell has run.</b> Run it (Shift-Enter), or all cells (Run &#9656; Run All Cells).</div>"
+                              + PLACEHELD_STYLE),
+                "text/plain": f"{self._what} appears here once this cell has run: run it (Shift-Enter), "
+                              "or all cells (Run > Run All Cells)."}
+
+    def _ipython_display_(self):
+        from IPython.display import display
+
+        bundle = self._repr_mimebundle_() if callable(getattr(self, "_repr_mimebundle_", None)) else None
+        if not bundle or WIDGET_VIEW not in bundle:  # closed: no view to show, only what it was
+            display({"text/plain": repr(self)}, raw=True)
+            return
+        display(self.placeholder(), raw=True)
+        # The model id alone: a text beside it would show, in place of the widget, where it cannot be drawn.
+        # What widget it is goes in the output's metadata, for a handout's sentence about it.
+        display({WIDGET_VIEW: bundle[WIDGET_VIEW]}, metadata={"gofish_teach": {"widget": type(self).__name__}},
+                raw=True)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from ..cards import name, plural
 from ..events import Ask, Book, Deal, Draw, GameOver, GoFish, Give, Skip, Turn
+from ..rules import PRESETS, Rules
 
 _NUMBERS = ("no", "one", "two", "three", "four")
 
@@ -101,3 +102,67 @@ def game_over(event: GameOver, names, me: int) -> str:
     if len(winners) == 1:
         return f"{said} {text} win{'s' * (winners[0] != me)} with {best}."
     return f"{said} {text} share the win with {best} each."
+
+
+def a_card(rank: str) -> str:
+    """``'an Ace'``, ``'a 7'``, ``'an 8'``, ``'a King'``: one card of ``rank``, as said aloud.
+
+    >>> a_card("A"), a_card("8"), a_card("10")
+    ('an Ace', 'an 8', 'a 10')
+    """
+    spoken = name(rank)
+    return f"{'an' if spoken[0] in 'A8' else 'a'} {spoken}"
+
+
+def read_seed(text) -> int:
+    """The seed typed in the seed box: a whole number, 0 or more, of any length.
+
+    >>> read_seed(" 12345678901234567890123 ")
+    12345678901234567890123
+    >>> read_seed("-4")
+    Traceback (most recent call last):
+    ...
+    ValueError: seed: a seed is a whole number, 0 or more, not -4; the game is unchanged
+    """
+    text = str(text).strip().replace("_", "").replace(",", "")
+    if not text.isdigit():
+        raise ValueError(f"seed: a seed is a whole number, 0 or more, not {text or 'an empty box'}; "
+                          "the game is unchanged")
+    return int(text)
+
+
+def cards_word(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+#: Opponents' names by table size, clockwise from your left (play passes to the left).
+SEAT_NAMES = {
+    2: ("North",),
+    3: ("West", "East"),
+    4: ("West", "North", "East"),
+    5: ("West", "Northwest", "Northeast", "East"),
+    6: ("West", "Northwest", "North", "Northeast", "East"),
+}
+
+
+def rules_code(rules: Rules) -> str:
+    """How to write ``rules``: ``'pond'`` for a preset, else the preset and what was changed.
+
+    >>> rules_code(Rules.preset("pond")), rules_code(Rules.preset("pond").replace(teams=True))
+    ("'pond'", "Rules.preset('pond').replace(teams=True)")
+    """
+    preset = PRESETS.get(rules.name)
+    if preset is None:
+        return repr(rules)
+    changed = {f: getattr(rules, f) for f in rules.to_dict() if getattr(rules, f) != getattr(preset, f)}
+    if not changed:
+        return repr(rules.name)
+    return f"Rules.preset({rules.name!r}).replace({', '.join(f'{k}={v!r}' for k, v in changed.items())})"
+
+
+def default_names(n: int, me: int) -> list[str]:
+    names = [""] * n
+    names[me] = "You"
+    for k, label in enumerate(SEAT_NAMES[n], start=1):
+        names[(me + k) % n] = label
+    return names

@@ -17,7 +17,7 @@ Fraction(447907, 1533595)
 Fraction(97887, 1533595)
 >>> ex.held.value = 4; ex.message                # a bad combination is a message, not a traceback
 'copies you hold: 4 7s would be a whole book, laid down at once'
->>> ex.held.value = 2; ex.samples.value = 2000; ex.simulate.click()
+>>> ex.held.value = 2; ex.samples.value = "2000"; ex.simulate.click()
 >>> ex.estimate.fit, ex.estimate.low < float(ex.answer) < ex.estimate.high
 (1999, True)
 """
@@ -35,12 +35,15 @@ from matplotlib.figure import Figure
 from ..cards import name, plural
 from ..rules import Rules
 from ..stats import wilson_interval
-from ._panes import (Placeheld, message_html, one_blas_thread, png, settle_libraries, short_error, show_png,
-                     stable_model_id)
+from ._panes import (Placeheld, message_html, one_blas_thread, png, read_whole, settle_libraries, short_error,
+                     show_png, stable_model_id)
 from ._slider import Slider
 from .scenario import Scenario
 
 _SLIDER = dict(continuous_update=False, style={"description_width": "9em"}, layout=w.Layout(width="22em"))
+#: The simulation's deals: at first, and the fewest and most a learner may ask for (a million take a
+#: few seconds and some hundreds of megabytes).
+SAMPLES, FEWEST, MOST = 20_000, 100, 1_000_000
 #: Plots remembered per explorer (a class moves a slider back and forth over a few values). Not more:
 #: a drawn figure is some 2,700 objects that each of Python's full garbage collections walks.
 _PLOTS = 12
@@ -88,10 +91,14 @@ class Explorer(Placeheld, w.VBox):
                                      style={"button_width": "auto"}, tooltips=["P(they hold it)", "P(the ocean's top card is it)"])
         self.about.add_class("gf-about")  # "auto": each button as wide as its words (a width cut them off)
         self.at_least = Slider(1, 1, 3, description="at least", **_SLIDER)
-        self.samples = w.BoundedIntText(20_000, min=100, max=1_000_000, step=1000, description="deals",
-                                        layout=w.Layout(width="14em"))
-        self.seed = w.BoundedIntText(0, min=0, max=2**31 - 1, description="seed", layout=w.Layout(width="12em"))
-        self.simulate = w.Button(description="simulate", icon="random", button_style="info")
+        # Text boxes, read by the kernel: a browser's number box misread what was typed without a word
+        # ("5000.5" deals became 50005, "1e6" 100, seed "1.5" 15); here a bad value is a message.
+        self.samples = w.Text(f"{SAMPLES:,}", description="deals", layout=w.Layout(width="14em"),
+                              tooltip=f"how many random deals: a whole number from {FEWEST} to {MOST:,}")
+        self.seed = w.Text("0", description="seed", layout=w.Layout(width="12em"),
+                           tooltip="a whole number, 0 or more: the same seed deals the same cards")
+        # No icon: the play page (Voila, offline) has no icon font; the word says it.
+        self.simulate = w.Button(description="simulate", button_style="info")
 
         self.answer_html, self.textbook_html, self.code_html = w.HTML(), w.HTML(), w.HTML()
         self.message_html, self.estimate_html = w.HTML(), w.HTML()
@@ -104,6 +111,7 @@ class Explorer(Placeheld, w.VBox):
         self._plots: OrderedDict = OrderedDict()  # what a plot shows -> (figure, PNG bytes)
         self._shown = None                         # what the image shows now
         self._syncing = False
+        self._estimate_text = ""
 
         facts = [self.rank, self.held, self.other_cards, self.books, self.players, self.their_hand, self.ocean,
                  self.asked, self.go_fish, self.drawn_since, self.textbook, self.about, self.at_least]
@@ -117,7 +125,9 @@ class Explorer(Placeheld, w.VBox):
         super().__init__([w.HTML("<b>Probability explorer</b>: what stated facts say about one rank"),
                           w.HBox([left, right])], model_id=stable_model_id("explorer"))
         self.add_class("gf-explorer")
-        self.message_html.add_class("gf-message")
+        for control, cls in ((self.message_html, "gf-message"), (self.estimate_html, "gf-estimate"),
+                             (self.samples, "gf-samples"), (self.seed, "gf-seed"), (self.simulate, "gf-simulate")):
+            control.add_class(cls)
         self.refresh()
         settle_libraries()  # after the first count: its compiled code is loaded
 
@@ -168,7 +178,7 @@ class Explorer(Placeheld, w.VBox):
                                  f"≈ <b>{float(self.answer):.5f}</b></p>"
         self.textbook_html.value = self._textbook_line()
         self.code_html.value = f"<code>{self.scenario.code()}</code>"
-        self._draw()
+        self.message_html.value = message_html(self._draw_or_say() or "")
 
     def _in_words(self, text: str) -> str:
         """A contradiction that :class:`Facts` found, said with the explorer's boxes, not Facts' arguments.
@@ -237,6 +247,17 @@ class Explorer(Placeheld, w.VBox):
         return f"<small>Textbook case: <code>scipy.stats.hypergeom({kw})</code> gives {p:.5f}.</small>"
 
     # ------------------------------------------------------------------ the plot and the simulation
+    def _draw_or_say(self) -> str:
+        """Show the plot; if it cannot be drawn, no picture (not the last one, which would mislead) and
+        what went wrong, for a message line."""
+        try:
+            self._draw()
+        except Exception as error:  # noqa: BLE001 - a learner sees a message, never a traceback
+            show_png(self.image, None)
+            self.figure, self._shown = None, None
+            return f"The explorer could not draw the plot: {short_error(error)}"
+        return ""
+
     def _draw(self):
         """Show the distribution's plot: drawn only when what it shows changed, and remembered, since
         drawing is most of a control's time (the answer for "at least 2" has the same plot as for 1)."""
@@ -284,7 +305,24 @@ class Explorer(Placeheld, w.VBox):
 
     def _simulate_now(self):
         try:
-            sample = self.scenario.sample(self.samples.value, self.seed.value)
+            samples = read_whole(self.samples.value, "deals", FEWEST, f"deal at least {FEWEST}",
+                                 f"a whole number of deals, such as {SAMPLES}", MOST,
+                                 f"deal at most {MOST:,} (a few seconds)")
+            seed = read_whole(self.seed.value, "seed", 0, "a seed is 0 or more", "a whole number, 0 or more")
+        except ValueError as error:  # a box misread: said, and nothing else changes
+            self.estimate_html.value = message_html(str(error)) + (f"<br>{self._estimate_text}" if self.estimate else "")
+            return
+        # Shown at once (ipywidgets sends each change as it is made): a million deals take seconds.
+        self.simulate.disabled = True
+        self.estimate_html.value = f"<i>Dealing {samples:,} random deals…</i>"
+        try:
+            self._deal(samples, seed)
+        finally:
+            self.simulate.disabled = self.answer is None
+
+    def _deal(self, samples: int, seed: int):
+        try:
+            sample = self.scenario.sample(samples, seed)
         except Exception as error:  # noqa: BLE001 - a learner sees a message, never a traceback
             self._fail(short_error(error))
             return
@@ -302,8 +340,9 @@ class Explorer(Placeheld, w.VBox):
             per_count[int(k)] = (n / sample.fit, *wilson_interval(n, sample.fit))
         self.estimate = Estimate(hits / sample.fit, low, high, sample.fit, sample.samples, per_count)
         inside = "inside" if low <= self.answer <= high else "outside"
-        self.estimate_html.value = (
+        self._estimate_text = (
             f"Monte Carlo: <b>{self.estimate.p:.5f}</b> (95% interval {low:.5f} to {high:.5f}) from "
-            f"{sample.fit:,} of {sample.samples:,} random deals that fit the facts (seed {self.seed.value}); "
+            f"{sample.fit:,} of {sample.samples:,} random deals that fit the facts (seed {seed}); "
             f"the exact {float(self.answer):.5f} is {inside} it.")
-        self._draw()
+        problem = self._draw_or_say()
+        self.estimate_html.value = self._estimate_text + (f"<br>{message_html(problem)}" if problem else "")

@@ -34,7 +34,7 @@ from ..plots import plot_game_length, plot_win_share
 from ..rules import PRESETS, Rules
 from ..stats import paired_test, win_share
 from ..strategies import STRATEGIES, get_strategy
-from ._panes import Placeheld, message_html, settle_libraries, short_error, show_png, stable_model_id
+from ._panes import Placeheld, message_html, read_whole, settle_libraries, short_error, show_png, stable_model_id
 from ._slider import Slider
 
 _WIDE = dict(style={"description_width": "8.5em"})
@@ -220,8 +220,8 @@ class Lab(Placeheld, w.VBox):
                         progress=label if _in_kernel() else False, **self._where())
 
     def _play(self):
-        games = _whole(self.games.value, "games", 1, "play at least 1 game", "a whole number of games, such as 1000")
-        seed = _whole(self.seed.value, "seed", 0, "a seed is 0 or more", "a whole number, 0 or more")
+        games = read_whole(self.games.value, "games", 1, "play at least 1 game", "a whole number of games, such as 1000")
+        seed = read_whole(self.seed.value, "seed", 0, "a seed is 0 or more", "a whole number, 0 or more")
         self.status_html.value = "<small>running…</small>"
         show_png(self.image, None)
         failure = None
@@ -265,26 +265,6 @@ class Lab(Placeheld, w.VBox):
         plot_game_length(runs, ax=lengths)
         self.figure = figure
         show_png(self.image, figure)
-
-
-def _whole(text, field: str, least: int, too_small: str, kind: str) -> int:
-    """A whole number typed in a box, at least ``least``; otherwise a ``ValueError`` naming the box.
-
-    >>> _whole(" 1_000 ", "games", 1, "play at least 1 game", "a whole number")
-    1000
-    >>> _whole("-10", "games", 1, "play at least 1 game", "a whole number")
-    Traceback (most recent call last):
-    ...
-    ValueError: games: play at least 1 game, not -10
-    """
-    text = str(text).strip()
-    try:
-        value = int(text.replace(",", ""))
-    except ValueError:
-        raise ValueError(f"{field}: type {kind}, not {text!r}") from None
-    if value < least:
-        raise ValueError(f"{field}: {too_small}, not {value}")
-    return value
 
 
 def _in_kernel() -> bool:

@@ -40,8 +40,6 @@ table, never a traceback, and the game is unchanged.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
-from collections import OrderedDict
 from html import escape
 from typing import Sequence
 
@@ -51,163 +49,18 @@ from ..cards import SUITS, name, plural
 from ..events import Book, Draw, GameOver, GoFish, Give
 from ..game import IllegalMove
 from ..match import Match, Rebuilt
-from ..rules import PRESETS, Rules
+from ..rules import Rules
 from ..strategies import strategy_name
-from . import _cards, _knowledge
+from . import _cards, _knowledge, _table_play
+from ._focus import FocusKeeper
+from ._knowledge import COUNTING_HINT, while_counting
 from ._panes import Placeheld, one_blas_thread, settle_libraries, stable_model_id
+from ._table_play import TablePlay, _Before  # noqa: F401 - _Before: the teacher's key for lesson 01 imports it from here
+from ._words import a_card, cards_word, count_of, default_names, read_seed, rules_code, say
 from ._words import books as _books
-from ._words import count_of, say
-
-#: The knowledge panel's answers a table remembers, the least recently shown dropped first: ``Undo`` and
-#: "Deal this seed" come back to states shown before, whose exact count need not be made again.
-REMEMBERED = 8
-
-#: Opponents' names by table size, clockwise from your left (play passes to the left).
-SEAT_NAMES = {
-    2: ("North",),
-    3: ("West", "East"),
-    4: ("West", "North", "East"),
-    5: ("West", "Northwest", "Northeast", "East"),
-    6: ("West", "Northwest", "North", "Northeast", "East"),
-}
-
-
-#: What the knowledge panel and the hint show while their count waits for its own event.
-COUNTING_NOTE = ('<div class="gf-note gf-counting" role="status">Counting… the exact chances after the last move '
-                 'appear here shortly (dimmed: the chances before it).</div>')
-COUNTING = ('<div class="gf-heatmap"><h4>Who holds what? P(holds at least one), from your view</h4>'
-            '<div class="gf-note gf-counting">Counting… the exact chances for this moment of the game appear here shortly.</div></div>')
-COUNTING_HINT = ('<div class="gf-hintbox"><h4>Hint: what would a bot ask?</h4>'
-                 '<div class="gf-note gf-counting">Counting… the hint follows the knowledge panel\'s count.</div></div>')
-
-
-_THREAD: concurrent.futures.ThreadPoolExecutor | None = None
-
-
-def _off_the_loop(loop, work, then, what: str):
-    """Run ``work()`` off ``loop``'s thread, then ``then(future)`` on the loop as an event of its own.
-
-    On a kernel's asyncio loop the work runs in the tables' one counting thread, so a multi-second
-    exact count leaves the kernel free for clicks; a loop that runs background work its own way
-    (``run_in_background``, e.g. :class:`~._bench.HandLoop` with ``background=True``) does so, with
-    ``what`` saying what the work is. Returns a handle while the work runs, or ``None`` when the loop
-    can do neither (the caller then works within its own event).
-    """
-    global _THREAD
-    own = getattr(loop, "run_in_background", None)
-    if own is not None:
-        return own(work, then, what)
-    if not isinstance(loop, asyncio.AbstractEventLoop):
-        return None
-    if _THREAD is None:
-        _THREAD = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="gofish-count")
-
-    def in_thread():
-        with one_blas_thread():
-            return work()
-
-    future = _THREAD.submit(in_thread)
-    future.add_done_callback(lambda f: loop.call_soon_threadsafe(then, f))
-    return future
-
-
-def _while_counting(heatmap: str, bars: str) -> tuple[str, str]:
-    """The panel while its count waits: the chances shown before, dimmed, under a "Counting…" note laid
-    over their heading, so the panel keeps its size and nothing jumps at each bot ask; the note alone
-    when no chances were shown.
-
-    >>> _while_counting("", "")[0] == COUNTING
-    True
-    >>> heat, bars = _while_counting('<table class="gf-heat"></table>', '<div class="gf-bars-box"></div>')
-    >>> "gf-counting" in heat and 'class="gf-stale"' in heat and bars.startswith('<div class="gf-stale"')
-    True
-    >>> _while_counting(heat, bars) == (heat, bars)   # counting again: dimmed once, not twice
-    True
-    """
-    if 'class="gf-heat"' not in heatmap:
-        return COUNTING, ""
-    if not heatmap.startswith('<div class="gf-stale-box">'):
-        heatmap = f'<div class="gf-stale-box">{COUNTING_NOTE}<div class="gf-stale" aria-hidden="true">{heatmap}</div></div>'
-    if bars and not bars.startswith('<div class="gf-stale"'):
-        bars = f'<div class="gf-stale" aria-hidden="true">{bars}</div>'
-    return heatmap, bars
-
-
-class _Before:
-    """The person's view just before a "Go Fish!" draw: their view before the ask, plus the ask and the answer.
-
-    The game has already resolved the draw; the table shows it only once the ocean is clicked,
-    so the table (and the knowledge panel) read this view until then.
-    """
-
-    def __init__(self, view, extra):
-        self._view = view
-        self.events = tuple(view.events) + tuple(extra)
-        self.asked = extra[0]
-
-    def __getattr__(self, attr):
-        return getattr(self._view, attr)
-
-    def legal_asks(self):
-        return []
-
-
-def a_card(rank: str) -> str:
-    """``'an Ace'``, ``'a 7'``, ``'an 8'``, ``'a King'``: one card of ``rank``, as said aloud.
-
-    >>> a_card("A"), a_card("8"), a_card("10")
-    ('an Ace', 'an 8', 'a 10')
-    """
-    spoken = name(rank)
-    return f"{'an' if spoken[0] in 'A8' else 'a'} {spoken}"
-
-
-def read_seed(text) -> int:
-    """The seed typed in the seed box: a whole number, 0 or more, of any length.
-
-    >>> read_seed(" 12345678901234567890123 ")
-    12345678901234567890123
-    >>> read_seed("-4")
-    Traceback (most recent call last):
-    ...
-    ValueError: seed: a seed is a whole number, 0 or more, not -4; the game is unchanged
-    """
-    text = str(text).strip().replace("_", "").replace(",", "")
-    if not text.isdigit():
-        raise ValueError(f"seed: a seed is a whole number, 0 or more, not {text or 'an empty box'}; "
-                          "the game is unchanged")
-    return int(text)
-
-
-def _cards_word(n: int) -> str:
-    return f"{n} card" if n == 1 else f"{n} cards"
-
 
 def _nothing() -> None:
     """A control whose change only needs the table redrawn."""
-
-
-def _rules_code(rules: Rules) -> str:
-    """How to write ``rules``: ``'pond'`` for a preset, else the preset and what was changed.
-
-    >>> _rules_code(Rules.preset("pond")), _rules_code(Rules.preset("pond").replace(teams=True))
-    ("'pond'", "Rules.preset('pond').replace(teams=True)")
-    """
-    preset = PRESETS.get(rules.name)
-    if preset is None:
-        return repr(rules)
-    changed = {f: getattr(rules, f) for f in rules.to_dict() if getattr(rules, f) != getattr(preset, f)}
-    if not changed:
-        return repr(rules.name)
-    return f"Rules.preset({rules.name!r}).replace({', '.join(f'{k}={v!r}' for k, v in changed.items())})"
-
-
-def _default_names(n: int, me: int) -> list[str]:
-    names = [""] * n
-    names[me] = "You"
-    for k, label in enumerate(SEAT_NAMES[n], start=1):
-        names[(me + k) % n] = label
-    return names
 
 
 def _button(description: str, cls: str, *, tooltip: str = "", width: str | None = None, style: str = ""):
@@ -215,31 +68,6 @@ def _button(description: str, cls: str, *, tooltip: str = "", width: str | None 
                             layout=widgets.Layout(width=width) if width else widgets.Layout())
     button.add_class(cls)
     return button
-
-
-def _clicked_in_the_page() -> bool:
-    """True while a kernel handles a message from the page (a click, a typed value), not a cell's code.
-
-    A cell that clicks from code reads the table on its next line, so the bots then play at once.
-    """
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return False
-    try:
-        parent = get_ipython().kernel.get_parent("shell")
-    except Exception:  # no kernel, or one without parents (ipykernel before 6)
-        return False
-    return (parent or {}).get("header", {}).get("msg_type") == "comm_msg"
-
-
-def _in_kernel() -> bool:
-    """True inside a Jupyter kernel (whose event loop runs between cells)."""
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return False
-    return getattr(get_ipython(), "kernel", None) is not None
 
 
 class Table(Placeheld, widgets.VBox):
@@ -263,21 +91,15 @@ class Table(Placeheld, widgets.VBox):
         ocean, undo_button, step_toggle, next_button, play_button, knowledge_toggle,
         facts_toggle, hint_toggle, new_button, seed_box, deal_button: the other controls.
         log_lines: the log as plain text, oldest first.
-        bot_pause, loop: how the bots play after a click in the page (see below); ``bots_playing``
-            is true while their next ask is scheduled. On the same loop the knowledge panel's count
-            is an event of its own; ``panel_counting`` is true while it is scheduled.
+        play: the game at the table (:class:`~._table_play.TablePlay`): your actions, the bots' asks
+            and the knowledge panel's counts, with no widget.
+        bot_pause, loop: how the bots play after a click in the page (:attr:`TablePlay.bot_pause
+            <._table_play.TablePlay.bot_pause>`, :attr:`TablePlay.loop <._table_play.TablePlay.loop>`);
+            ``bots_playing`` is true while their next ask is scheduled. On the same loop the knowledge
+            panel's count is an event of its own; ``panel_counting`` is true while it is scheduled.
     """
 
     _what = "The Go Fish table"
-
-    #: Seconds between the bots' asks when they play one ask per event, time to read each in the log.
-    #: ``None``: the bots play all their asks at once, within the click.
-    bot_pause: float | None = 0.45
-    #: The event loop the bots play on, one ask per event, and the knowledge panel counts on, an event
-    #: of its own: ``None`` for the kernel's own, after a click in the page. Code in a cell, plain
-    #: Python and tests play the bots and count the panel at once, so the next line sees your turn
-    #: and the filled panel; a loop set here (any object with ``call_later``) is used for every action.
-    loop = None
 
     def __init__(self, rules="pond", opponents: Sequence = ("memory", "random", "greedy"), seed=None, *,
                  seat: int = 0, names: Sequence[str] | None = None, knowledge: bool = False,
@@ -294,30 +116,17 @@ class Table(Placeheld, widgets.VBox):
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise ValueError(f"seat: expected your seat, 0 to {n - 1}, not {seat!r}")
         lineup = list(opponents[:seat]) + [None] + list(opponents[seat:])
-        names = list(names) if names is not None else _default_names(n, seat)
+        names = list(names) if names is not None else default_names(n, seat)
         self.match = Match(rules, lineup, seed=seed, names=names)
         self.me = seat
         self._opponents = [strategy_name(o) for o in opponents]
-        self._rank: str | None = None
-        self._pending: _Before | None = None
-        self._fresh: set = set()
+        self.play = TablePlay(self.match, seat, self, stepping=step)  # the turns, the bots' asks, the panel's counts
+        self._rank: str | None = None    # the rank picked, for your next ask
+        self._fresh: set = set()         # cards new in your hand since your last action (highlighted)
         self._hand_before: set = set()
-        self._mark = 0
+        self._mark = 0                   # where the log stood before your last action (what follows is new)
         self._message = ""
-        self._busy = False
         self._render_due = False
-        self._chain = 0             # the bots' chain of asks: bumped whenever it stops (see _stop_bots)
-        self._chain_handle = None   # the bots' next ask, scheduled on _chain_loop
-        self._chain_loop = None
-        self._chain_asks = 0
-        self._count_handle = None   # the panel's count, scheduled on a loop after a click in the page (see _render_knowledge)
-        self._count_job = None      # ... and running in the counting thread (see _count)
-        self._think_job = None      # a greedy bot's count running in the counting thread before its ask
-        self._thought = None        # the state and seat that count was for
-        self._bot_turn = 0          # only the latest scheduled bot ask may play (see _schedule_bot)
-        self._running_on = None     # the chain's loop while one of its bot asks runs (see _event_loop)
-        self._beliefs: OrderedDict = OrderedDict()  # the panel's answers by state shown (see _remembered)
-        self._facts: OrderedDict = OrderedDict()
         self.log_lines: list[str] = []
         super().__init__(model_id=stable_model_id("table"))
         self._build(knowledge, step, hints)
@@ -338,10 +147,11 @@ class Table(Placeheld, widgets.VBox):
             q = (me + k) % n
             self._seat_html[q] = widgets.HTML()
             if q == partner:
-                button = _button(f"{game.names[q]} (partner)", "gf-ask", tooltip="partners may not ask each other")
+                button = _button(f"{game.names[q]} (partner)", "gf-ask", tooltip="partners may not ask each other",
+                                 width="auto")
                 button.disabled = True
             else:
-                button = _button(f"Ask {game.names[q]}", "gf-ask")
+                button = _button(f"Ask {game.names[q]}", "gf-ask", width="auto")  # "Ask Northwest for Queens" in full
                 button.add_class(f"gf-ask-{q}")
                 button.on_click(self._handler(self._ask, q))
             self.ask_buttons[q] = button
@@ -434,21 +244,71 @@ class Table(Placeheld, widgets.VBox):
         bottom = widgets.HBox([self.log_view, self.knowledge_box],
                               layout=widgets.Layout(flex_flow="row wrap", margin="10px 0 0 0", align_items="flex-start"))
 
-        self.children = [self._style, widgets.HBox([self.header, dealing],
-                                                   layout=widgets.Layout(justify_content="space-between",
-                                                                         flex_flow="row wrap")),
-                         seats_row, middle, self._you, self.hand_box,
-                         widgets.HBox([self._bluff_label, self.bluff_box]), self.suit_choice, ask_row, controls,
-                         self.hint_box, bottom]
-        self._bluff_row = self.children[6]
+        self._bluff_row = widgets.HBox([self._bluff_label, self.bluff_box])
+        top = widgets.HBox([self.header, dealing], layout=widgets.Layout(justify_content="space-between",
+                                                                          flex_flow="row wrap"))
+        self.children = [self._style, FocusKeeper(), top, seats_row, middle, self._you, self.hand_box,
+                         self._bluff_row, self.suit_choice, ask_row, controls, self.hint_box, bottom]
+
+    # ------------------------------------------------------------------ the game played (TablePlay)
+    @property
+    def bot_pause(self) -> float | None:
+        """Seconds between the bots' asks when they play one ask per event (:attr:`TablePlay.bot_pause`)."""
+        return self.play.bot_pause
+
+    @bot_pause.setter
+    def bot_pause(self, seconds: float | None) -> None:
+        self.play.bot_pause = seconds
+
+    @property
+    def loop(self):
+        """The event loop the bots play on and the panel counts on (:attr:`TablePlay.loop`)."""
+        return self.play.loop
+
+    @loop.setter
+    def loop(self, loop) -> None:
+        self.play.loop = loop
+
+    @property
+    def bots_playing(self) -> bool:
+        """True while the bots play one ask per event up to your turn (their next ask is scheduled)."""
+        return self.play.bots_playing
+
+    @property
+    def panel_counting(self) -> bool:
+        """True while the knowledge panel shows "Counting…" (its count scheduled, or in the counting thread)."""
+        return self.play.panel_counting
+
+    @property
+    def waiting_for_you(self) -> str | None:
+        """``"ask"`` when you must ask, ``"draw"`` when you must click the ocean, else ``None``."""
+        return self.play.waiting_for_you
+
+    # What the play tells its screen (TablePlay's Screen).
+    def act(self, action) -> None:
+        self._handler(action, quiet=True)()
+
+    def fill_panel(self) -> None:
+        self._render_knowledge(self.play.shown_view(), self.play.my_turn(), count=True)
+
+    def cannot_count(self, error: Exception) -> None:
+        note = ('<div class="gf-note">The knowledge panel could not count this moment: '
+                f'{escape(f"{type(error).__name__}: {error}", quote=False)}</div>')
+        self.heatmap.value, self.bars.value = note, ""
+        self.hint.value = note
+
+    def counts_needed(self) -> tuple[bool, bool]:
+        """Whether the panel and the hint, as they are set now, need the posterior and the stated facts."""
+        show, hints = self.knowledge_toggle.value, self.hint_toggle.value
+        return show or (hints and self.play.my_turn()), show and self.facts_toggle.value
 
     # ------------------------------------------------------------------ event plumbing
     def _handler(self, action, *args, quiet: bool = False):
         """A callback for a control: runs ``action``, turns any failure into a short message, re-renders."""
         def callback(*_):
-            if self._busy:
+            if self.play.busy:
                 return
-            self._busy = True
+            self.play.busy = True
             if not quiet:
                 self._message = ""
             with one_blas_thread():  # the bots' and the panel's exact counts
@@ -459,7 +319,7 @@ class Table(Placeheld, widgets.VBox):
                 except Exception as e:  # never a traceback in the table
                     self._message = f"Something went wrong: {type(e).__name__}: {e}"
                 finally:
-                    self._busy = False
+                    self.play.busy = False
                 self._safe_render()
         return callback
 
@@ -472,12 +332,12 @@ class Table(Placeheld, widgets.VBox):
 
     def _heard(self, item) -> None:
         """The match changed from outside the table's controls (a cell called ``table.match...``)."""
-        if self._busy:
+        if self.play.busy:
             return
         if isinstance(item, Rebuilt):
             self._reset()
-        if self.bots_playing:  # the bots' next ask was for the game before: they start again from this one
-            self._bots_play(self._chain_loop)
+        if self.play.bots_playing:  # the bots' next ask was for the game before: they start again from this one
+            self.play.bots_play(self.play.chain_loop)
         if not self._render_later():
             self._safe_render()
 
@@ -490,7 +350,7 @@ class Table(Placeheld, widgets.VBox):
         """
         if self._render_due:
             return True
-        if not _in_kernel():
+        if not _table_play._in_kernel():
             return False
         try:
             loop = asyncio.get_running_loop()
@@ -508,25 +368,20 @@ class Table(Placeheld, widgets.VBox):
     # ------------------------------------------------------------------ actions
     def _start(self) -> None:
         """After a deal: let the bots play up to your first turn (unless in step mode), then draw the table."""
-        self._busy = True
         try:
-            if not self.step_toggle.value:
-                with one_blas_thread():
-                    self._bots_play()
+            self.play.start()
         except IllegalMove as e:
             self._message = str(e)
-        finally:
-            self._busy = False
         self._safe_render()
 
     def _reset(self) -> None:
-        self._pending, self._rank = None, None
+        self.play.pending, self._rank = None, None
         self._fresh, self._hand_before = set(), set()
         self._mark = len(self.match.game.view(self.me).events)
 
     def _begin(self) -> None:
         """Before one of your actions: remember the hand and where the log stood, to highlight what is new."""
-        shown = self._shown_view()
+        shown = self.play.shown_view()
         self._hand_before = set(shown.hand)
         self._mark = len(shown.events)
 
@@ -534,279 +389,59 @@ class Table(Placeheld, widgets.VBox):
         self._rank = rank
 
     def _ask(self, target: int) -> None:
-        if self._pending is not None:
-            raise IllegalMove("first draw from the ocean: click it")
-        if self._rank is None:
-            raise IllegalMove("pick a rank from your hand first, then the opponent to ask")
         suit = self.suit_choice.value if self.match.rules.specific_card else None
-        if self.match.rules.specific_card and not suit:
-            raise IllegalMove("pick a suit too: these rules ask for a specific card")
+        self.play.check_ask(self._rank, suit)
         self._begin()
-        before = self.match.game.view(self.me)
-        events = self.match.ask(target, self._rank, suit, player=self.me)
-        if len(events) > 2 and type(events[1]) is GoFish and type(events[2]) is Draw and events[2].source == "fish":
-            self._pending = _Before(before, events[:2])  # you draw by clicking the ocean
-            return
-        self._after_my_ask()
+        if not self.play.ask(target, self._rank, suit):  # else "Go Fish!": you draw by clicking the ocean
+            self._after_my_ask()
 
     def _draw(self) -> None:
-        if self._pending is None:
-            raise IllegalMove('the ocean is for drawing after "Go Fish!"')
-        self._mark = len(self._pending.events)
-        self._pending = None
+        self._mark = len(self.play.draw().events)
         self._after_my_ask()
 
     def _after_my_ask(self) -> None:
         self._fresh = set(self.match.game.hand(self.me)) - self._hand_before
         if self._rank not in self.match.game.view(self.me).counts and not self.match.rules.bluff:
             self._rank = None
-        if not self.step_toggle.value:
-            self._bots_play()
+        self.play.after_you()
 
     def _next(self) -> None:
-        self._stop_bots()  # a teacher's "Next" pauses the bots again after this one ask
+        self.play.stop_bots()  # a teacher's "Next" pauses the bots again after this one ask
         self._begin()
         self.match.step()
 
     def _play(self) -> None:
         self._begin()
-        self._bots_play()
+        self.play.bots_play()
 
     def _step_mode(self) -> None:
-        if self.step_toggle.value:
-            self._stop_bots()
-        elif self._pending is None and self.match.bot_to_move is not None:
+        self.play.stepping = self.step_toggle.value
+        if self.play.stepping:
+            self.play.stop_bots()
+        elif self.play.pending is None and self.match.bot_to_move is not None:
             self._begin()
-            self._bots_play()
+            self.play.bots_play()
 
     def _undo(self) -> None:
-        self.match.undo()
-        self._stop_bots()
+        self.play.undo()
         self._reset()
 
     def _new_game(self, seed=None) -> None:
-        self.match.new_game(seed)
-        self._stop_bots()
+        self.play.new_game(seed)
         self.seed_box.value = str(self.match.seed)
         self._reset()
-        if not self.step_toggle.value:
-            self._bots_play()
+        self.play.after_you()
 
     def _deal_seed(self) -> None:
         self._new_game(read_seed(self.seed_box.value))
 
-    # ------------------------------------------------------------------ the bots' turns
-    @property
-    def bots_playing(self) -> bool:
-        """True while the bots play one ask per event up to your turn (their next ask is scheduled)."""
-        return self._chain_handle is not None
-
-    def _bots_loop(self):
-        """The loop to play the bots on, one ask per event; ``None``: they play at once (see :attr:`loop`)."""
-        if self.bot_pause is None:
-            return None
-        return self._event_loop()
-
-    def _event_loop(self):
-        """:attr:`loop`, or the kernel's own while it handles a click in the page; else ``None``."""
-        if self.loop is not None:
-            return self.loop
-        if self._running_on is not None:  # a bot ask of the chain: on its loop, whatever the kernel handles now
-            return self._running_on
-        if not _clicked_in_the_page():
-            return None
-        try:
-            return asyncio.get_running_loop()
-        except RuntimeError:
-            return None
-
-    def _stop_bots(self) -> None:
-        """The game changed, or step mode stopped the bots: their scheduled ask, if any, never plays."""
-        self._chain += 1  # an ask already on its way sees a newer chain and does nothing
-        if self._chain_handle is not None:
-            self._chain_handle.cancel()
-            self._chain_handle = None
-
-    def _bots_play(self, loop=None) -> None:
-        """The bots play up to your turn (or the game's end): on ``loop`` (or :meth:`_bots_loop`'s) one ask
-        per event, the table drawn after each, :attr:`bot_pause` apart; without a loop all at once."""
-        self._stop_bots()
-        if self._pending is not None or self.match.bot_to_move is None:
-            return
-        loop = loop or self._bots_loop()
-        if loop is None:
-            self.match.advance()
-            return
-        self._chain_loop, self._chain_asks = loop, 0
-        self._schedule_bot()
-
-    def _schedule_bot(self, pause: float | None = None) -> None:
-        self._bot_turn += 1
-        chain, turn, ask = self._chain, self._bot_turn, self._handler(self._bot_ask, quiet=True)
-
-        def later():
-            if chain != self._chain or turn != self._bot_turn:  # stopped since, or scheduled again since
-                return
-            if self._think_job is not None:  # a bot's count in the thread: when done it schedules the ask
-                return
-            if self._busy:  # never in one thread; should it happen, the ask waits its turn
-                self._schedule_bot()
-                return
-            if self.panel_counting:  # the panel's count for the table shown comes first (it then
-                self._schedule_bot()  # schedules this ask again, a pause after the filled panel)
-                return
-            if self._think_first():
-                return
-            self._chain_handle = None
-            self._running_on = self._chain_loop
-            try:
-                ask()
-            finally:
-                self._running_on = None
-
-        self._chain_handle = self._chain_loop.call_later(self.bot_pause or 0 if pause is None else pause, later)
-
-    def _think_first(self) -> bool:
-        """Before a ``greedy`` bot's ask: its exact count in the counting thread, remembered there
-        (:data:`~gofish_teach.probability.exact.MEMORY`), so that the ask, an event on the kernel's loop,
-        finds it and takes no time; True while that count runs (the ask is scheduled when it is done)."""
-        seat = self.match.bot_to_move
-        if seat is None or self.match.strategy_of(seat) != "greedy" or self.match.rules.specific_card:
-            return False
-        state = self._key() + (seat,)
-        if self._thought == state:
-            return False
-        from ..probability import posterior
-
-        view, chain = self.match.game.view(seat), self._chain
-
-        def done(_future):  # a failure shows when the bot asks, as it would without the thread
-            self._think_job = None
-            if chain == self._chain:
-                self._thought = state
-            if self._chain_handle is not None:  # this chain, or one started since, which waited for this
-                self._schedule_bot(pause=0)
-
-        self._think_job = _off_the_loop(self._chain_loop, lambda: posterior(view), done, "a greedy bot's count")
-        return self._think_job is not None
-
-    def _bot_ask(self) -> None:
-        """One bot ask of the chain; the next is scheduled while a bot is still to ask."""
-        if self._chain_asks == self.match.max_bot_asks:
-            raise self.match.stalled(self._chain_asks)
-        self._chain_asks += 1
-        self.match.step()
-        if self.match.bot_to_move is not None:
-            self._schedule_bot()
-
-    # ------------------------------------------------------------------ the panel's count
-    @property
-    def panel_counting(self) -> bool:
-        """True while the knowledge panel shows "Counting…": its count is scheduled, an event of its own,
-        or running in the counting thread."""
-        return self._count_handle is not None or self._count_job is not None
-
-    def _schedule_count(self, loop) -> None:
-        """The panel's count as the next event on ``loop``. When it runs it counts the state the table then
-        shows (the game may have moved on since), so one scheduled count is enough; while one runs in the
-        counting thread, that count looks again when it is done."""
-        if self.panel_counting:
-            return
-
-        def later():
-            self._count_handle = None
-            if self._busy:  # never in one thread; should it happen, the count waits its turn
-                self._schedule_count(loop)
-                return
-            self._count(loop)
-
-        self._count_handle = loop.call_later(0, later)
-
-    def _count(self, loop=None) -> None:
-        """The panel's event: count and fill in the heatmap, the bars and the hint; a failure is the panel's note.
-        On a kernel's loop the count runs in the counting thread and :meth:`_counted` fills the panel in."""
-        key, view = self._key(), self._shown_view()
-        belief, facts = self._counts_needed()
-        belief, facts = belief and key not in self._beliefs, facts and key not in self._facts
-
-        def work():
-            return (_belief_of(view) if belief else None), (_facts_of(view) if facts else None)
-
-        if loop is not None and (belief or facts):
-            self._count_job = _off_the_loop(loop, work, lambda future: self._counted(loop, key, future),
-                                            "the knowledge panel's count")
-            if self._count_job is not None:
-                return
-        self._busy = True
-        try:
-            with one_blas_thread():
-                self._render_knowledge(view, self._my_turn(), count=True)
-        except Exception as e:  # never a traceback in the panel
-            self._cannot_count(e)
-        finally:
-            self._busy = False
-        self._bots_after_the_panel()
-
-    def _counted(self, loop, key, future) -> None:
-        """The counting thread is done with the panel's count for state ``key``: remember it, and fill in
-        the panel if the table still shows that state, else count the state it shows now."""
-        self._count_job = None
-        self._busy = True
-        try:
-            belief, facts = future.result()
-            if belief is not None:
-                self._remember(self._beliefs, key, belief)
-            if facts is not None:
-                self._remember(self._facts, key, facts)
-            if self._counts_to_make(*self._counts_needed()):  # the game moved on (Undo, a new game) meanwhile
-                self._schedule_count(loop)
-            else:
-                with one_blas_thread():
-                    self._render_knowledge(self._shown_view(), self._my_turn(), count=True)
-        except Exception as e:  # never a traceback in the panel
-            if key == self._key():
-                self._cannot_count(e)
-            elif self._counts_to_make(*self._counts_needed()):
-                self._schedule_count(loop)
-        finally:
-            self._busy = False
-        if not self.panel_counting:
-            self._bots_after_the_panel()
-
-    def _cannot_count(self, error: Exception) -> None:
-        note = ('<div class="gf-note">The knowledge panel could not count this moment: '
-                f'{escape(f"{type(error).__name__}: {error}", quote=False)}</div>')
-        self.heatmap.value, self.bars.value = note, ""
-        self.hint.value = note
-
-    def _bots_after_the_panel(self) -> None:
-        if self._chain_handle is not None:  # the bots' next ask: a pause after the filled panel, time to read both
-            self._chain_handle.cancel()
-            self._schedule_bot()
-
-    # ------------------------------------------------------------------ reading the state
-    def _shown_view(self):
-        """What the table shows: your view, or just before the draw while the ocean waits for your click."""
-        return self._pending if self._pending is not None else self.match.game.view(self.me)
-
-    def _my_turn(self) -> bool:
-        """True when you are to ask (not to draw, not a bot's turn, not over)."""
-        return self._pending is None and self.match.waiting_for(self.me)
-
-    @property
-    def waiting_for_you(self) -> str | None:
-        """``"ask"`` when you must ask, ``"draw"`` when you must click the ocean, else ``None``."""
-        if self._pending is not None:
-            return "draw"
-        return "ask" if self.match.waiting_for(self.me) else None
-
     # ------------------------------------------------------------------ drawing the table
     def _render(self) -> None:
         match, game, me = self.match, self.match.game, self.me
-        view = self._shown_view()
+        view = self.play.shown_view()
         names = game.names
-        over = game.is_over and self._pending is None
-        my_turn = self._my_turn()
+        over = game.is_over and self.play.pending is None
+        my_turn = self.play.my_turn()
         legal = view.legal_asks() if my_turn else []
         askable = {a[1] for a in legal}
         if self._rank not in askable:
@@ -833,10 +468,10 @@ class Table(Placeheld, widgets.VBox):
             button.disabled = not ok
             button.button_style = "warning" if ok else ""
 
-        pending = self._pending is not None
+        pending = self.play.pending is not None
         size = view.ocean_size
-        self.ocean.description = (f"Draw from the ocean ({_cards_word(size)})" if pending
-                                  else f"Ocean: {_cards_word(size)}" if size else "Ocean: empty")
+        self.ocean.description = (f"Draw from the ocean ({cards_word(size)})" if pending
+                                  else f"Ocean: {cards_word(size)}" if size else "Ocean: empty")
         self.ocean.disabled = not pending
         (self.ocean.add_class if pending else self.ocean.remove_class)("gf-pulse")
         (self.ocean.remove_class if size else self.ocean.add_class)("gf-empty")
@@ -844,12 +479,12 @@ class Table(Placeheld, widgets.VBox):
 
         self.status.value = f'<div class="gf-status">{self._status_text(view, over, my_turn)}</div>'
         self.message.value = f'<span class="gf-oops">⚠ {escape(self._message, quote=False)}</span>' if self._message else ""
-        self.score.value = self._score_html(view, over)
+        self.score.value = _cards.score_box(self.match.game.names, [len(b) for b in view.books], self.match.rules.teams, over)
 
         counts = view.counts
         my_books = view.books[me]
         self._you.value = (f'<div class="gf-header" style="margin-top:6px"><b>Your hand</b>'
-                           f'<span>{_cards_word(sum(counts.values()))} · {_books(len(my_books))}</span>'
+                           f'<span>{cards_word(sum(counts.values()))} · {_books(len(my_books))}</span>'
                            f'<span class="gf-books">{_cards.book_chips(my_books)}</span>'
                            + ('<span class="gf-partner">your partner: ' + names[partner] + "</span>"
                               if partner is not None else "") + "</div>")
@@ -888,23 +523,14 @@ class Table(Placeheld, widgets.VBox):
         self.facts_toggle.layout.display = "" if self.knowledge_toggle.value else "none"
 
         self.log_lines = [say(e, names, me) for e in view.events]
-        self.log_view.value = _cards.log_html([(line, self._kind(e), self._mine(e))
+        self.log_view.value = _cards.log_html([(line, _cards.kind(e), _cards.involves(e, me))
                                           for line, e in zip(self.log_lines, view.events)], self._mark)
         self._render_knowledge(view, my_turn)
 
-    def _kind(self, event) -> str:
-        kind = type(event).__name__
-        if kind == "Draw" and event.lucky:
-            return "lucky"
-        return {"Turn": "turn", "Book": "book", "GoFish": "fish", "GameOver": "over"}.get(kind, "")
-
-    def _mine(self, event) -> bool:
-        return self.me in {getattr(event, "player", None), getattr(event, "target", None), getattr(event, "to", None)}
-
     def _status_text(self, view, over: bool, my_turn: bool) -> str:
         names, me = self.match.game.names, self.me
-        if self._pending is not None:
-            asked = self._pending.asked
+        if self.play.pending is not None:
+            asked = self.play.pending.asked
             wanted = f"the {asked.rank}{asked.suit}" if asked.suit else a_card(asked.rank)
             return (f'<span class="gf-big">{names[asked.target]} says "Go Fish!"</span><br>'
                     f"Click the ocean to draw a card. Draw {wanted} and you go again.")
@@ -937,23 +563,11 @@ class Table(Placeheld, widgets.VBox):
             return lead + f"<b>{names[seat]}'s turn</b> ({self.match.strategy_of(seat)} bot)."
         return lead
 
-    def _score_html(self, view, over: bool) -> str:
-        names, me, n = self.match.game.names, self.me, view.n_players
-        counts = [len(b) for b in view.books]
-        if self.match.rules.teams:
-            teams = sorted({tuple(sorted((p, (p + n // 2) % n))) for p in range(n)})
-            rows = [(" + ".join(names[p] for p in team), sum(counts[p] for p in team)) for team in teams]
-        else:
-            rows = [(names[p], counts[p]) for p in range(n)]
-        best = max(c for _, c in rows)
-        body = "".join(f'<tr class="{"gf-lead" if c == best and best else ""}"><td>{"★ " if over and c == best else ""}'
-                       f'{who}</td><td>{c}</td></tr>' for who, c in rows)
-        return f'<div class="gf-score"><table><tr><th>{"Teams" if self.match.rules.teams else "Score"}</th><th>books</th></tr>{body}</table></div>'
-
     def _render_knowledge(self, view, my_turn: bool, count: bool = False) -> None:
         """The knowledge panel and the hint for ``view``. On a loop (after a click in the page) a count not
         remembered is not made here: the panel says "Counting…" and the count is scheduled, an event of its
-        own (:meth:`_count`, which passes ``count=True``); without a loop it is made here, within the drawing."""
+        own (:meth:`TablePlay._count <._table_play.TablePlay._count>`, then :meth:`fill_panel`, which passes
+        ``count=True``); without a loop it is made here, within the drawing."""
         show, hints = self.knowledge_toggle.value, self.hint_toggle.value
         self.knowledge_box.layout.display = "" if show else "none"
         self.hint_box.layout.display = "" if hints else "none"
@@ -961,24 +575,24 @@ class Table(Placeheld, widgets.VBox):
             return
         names = self.match.game.names
         needs_belief = show or (hints and my_turn)
-        if not count and self._counts_to_make(needs_belief, show and self.facts_toggle.value):
-            loop = self._event_loop()
+        if not count and self.play.counts_to_make(needs_belief, show and self.facts_toggle.value):
+            loop = self.play.event_loop()
             if loop is not None:
                 if show:
-                    self.heatmap.value, self.bars.value = _while_counting(self.heatmap.value, self.bars.value)
+                    self.heatmap.value, self.bars.value = while_counting(self.heatmap.value, self.bars.value)
                 if hints:
                     self.hint.value = (COUNTING_HINT if my_turn else self._hint_not_now())
-                self._schedule_count(loop)
+                self.play.schedule_count(loop)
                 return
-        belief, problem = self._belief_for(view) if needs_belief else (None, None)
+        belief, problem = self.play.belief_for(view) if needs_belief else (None, None)
         if show:
             if belief is None:
                 self.heatmap.value = f'<div class="gf-note">{problem}</div>'
                 self.bars.value = ""
             else:
-                facts, facts_problem = self._facts_for(view) if self.facts_toggle.value else (None, None)
+                facts, facts_problem = self.play.facts_for(view) if self.facts_toggle.value else (None, None)
                 self.heatmap.value = _knowledge.heatmap(belief, view, names, facts, facts_problem)
-                asked = self._pending.asked.rank if self._pending is not None else None
+                asked = self.play.pending.asked.rank if self.play.pending is not None else None
                 self.bars.value = _knowledge.top_bars(belief, view, asked)
         if hints:
             if not my_turn:
@@ -993,64 +607,5 @@ class Table(Placeheld, widgets.VBox):
         when = "The game is over." if self.match.game.is_over else "Hints appear when it is your turn to ask."
         return f'<div class="gf-hintbox"><h4>Hint</h4>{when}</div>'
 
-    def _counts_needed(self) -> tuple[bool, bool]:
-        """Whether the panel and the hint, as they are set now, need the posterior and the stated facts."""
-        show, hints = self.knowledge_toggle.value, self.hint_toggle.value
-        return show or (hints and self._my_turn()), show and self.facts_toggle.value
-
-    def _counts_to_make(self, belief: bool, facts: bool) -> bool:
-        """True when the state shown needs a count (the posterior, the stated facts) not remembered."""
-        key = self._key()
-        return (belief and key not in self._beliefs) or (facts and key not in self._facts)
-
-    def _key(self) -> tuple:
-        """The state the table shows: the deal, every ask since, and whether the ocean waits for your
-        click. The same key is the same view (the rules and the seats are the table's own)."""
-        return (self.match.seed, self.match.game.moves, self._pending is not None)
-
-    def _remembered(self, answers: OrderedDict, compute):
-        """``compute()`` for the state shown, or its answer from when that state was shown before."""
-        key = self._key()
-        if key in answers:
-            answers.move_to_end(key)
-        else:
-            self._remember(answers, key, compute())
-        return answers[key]
-
-    @staticmethod
-    def _remember(answers: OrderedDict, key, answer) -> None:
-        answers[key] = answer
-        answers.move_to_end(key)
-        if len(answers) > REMEMBERED:
-            answers.popitem(last=False)
-
-    def _belief_for(self, view):
-        """The exact posterior for what the table shows, or ``None`` and why not."""
-        return self._remembered(self._beliefs, lambda: _belief_of(view))
-
-    def _facts_for(self, view):
-        return self._remembered(self._facts, lambda: _facts_of(view))
-
     def __repr__(self) -> str:
-        return f"Table({_rules_code(self.match.rules)}, opponents={self._opponents!r}, seed={self.match.seed})"
-
-
-def _belief_of(view):
-    """The exact posterior for ``view`` and ``None``, or ``None`` and why there is none (a pure function of
-    the view: the counting thread runs it)."""
-    from ..probability import posterior
-
-    try:
-        return posterior(view), None
-    except ValueError as e:  # specific-card rules: the panel is about ranks
-        return None, f"The knowledge panel is about ranks: {e}"
-
-
-def _facts_of(view):
-    """The stated-facts answer for ``view`` and ``None``, or ``None`` and why there is none."""
-    from ..probability import Facts
-
-    try:
-        return Facts.from_view(view), None
-    except ValueError as e:
-        return None, f"Stated facts cannot describe this view: {e}"
+        return f"Table({rules_code(self.match.rules)}, opponents={self._opponents!r}, seed={self.match.seed})"

@@ -1,0 +1,85 @@
+// The browser side of gofish_teach.widgets._focus.FocusKeeper (an anywidget front-end module).
+//
+// At the table the kernel disables the button you just pressed (your ask is done, the bots play) or
+// takes it away (a rank no longer in your hand); the browser then drops the keyboard focus to the
+// page's body, and a keyboard user must Tab through the whole notebook again. This keeps the focus
+// in the table: when the control that had it is disabled or gone, it moves to the control the game
+// now waits for (the ocean after "Go Fish!", an Ask button once a rank is picked, a rank on your
+// turn), or else to the status line, which says what happens; from there, to that control as soon
+// as the game waits for you again. A focus that left the table (a click elsewhere) is left alone.
+
+// The controls the game may wait for, in the order a turn takes them.
+const NEXT = [".gf-ocean", ".gf-ask", ".gf-rank"];
+
+function render({ el }) {
+  el.style.display = "none";
+  let root = null;
+  let last = null;     // the control in the table that last had the focus
+  let parked = false;  // the focus is on the status line because the control that had it went away
+
+  const lost = () => last !== null && (last.disabled || !last.isConnected)
+    && (document.activeElement === null || document.activeElement === document.body || document.activeElement === last);
+
+  function waitedFor() {
+    for (const selector of NEXT) {
+      const found = [...root.querySelectorAll(`button${selector}:not([disabled])`)]
+        .filter((b) => b.offsetParent !== null);
+      // an Ask button only once a rank is picked (they are enabled then), a picked rank first
+      const picked = found.find((b) => b.classList.contains("mod-primary"));
+      if (found.length) return picked || found[0];
+    }
+    return null;
+  }
+
+  function move(to, park) {
+    parked = park;
+    last = to;
+    to.focus({ preventScroll: true });
+  }
+
+  function look() {
+    if (root === null) return;
+    if (lost()) {
+      const next = waitedFor();
+      const status = root.querySelector(".gf-statusbox");
+      if (next) move(next, false);
+      else if (status) {
+        status.tabIndex = -1;  // focusable by the script, not a Tab stop
+        move(status, true);
+      }
+    } else if (parked && document.activeElement === last) {
+      const next = waitedFor();
+      if (next) move(next, false);
+    }
+  }
+
+  function attach() {
+    root = el.closest(".gf-table");
+    if (root === null) return false;
+    root.addEventListener("focusin", (event) => {
+      if (event.target !== last) parked = false;
+      last = event.target;
+    });
+    root.addEventListener("focusout", (event) => {
+      // a focus taken elsewhere (not lost with its control) is the person's: forget it
+      setTimeout(() => {
+        if (last === event.target && !lost() && !root.contains(document.activeElement)) {
+          last = null;
+          parked = false;
+        }
+      });
+    });
+    new MutationObserver(() => setTimeout(look)).observe(root, {
+      subtree: true, childList: true, attributes: true, attributeFilter: ["disabled"],
+    });
+    return true;
+  }
+
+  // The view is drawn before the table puts it on the page: attach once it is there.
+  const wait = setInterval(() => {
+    if (attach()) clearInterval(wait);
+  }, 100);
+  return () => clearInterval(wait);
+}
+
+export default { render };
