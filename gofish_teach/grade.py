@@ -9,8 +9,10 @@ carry it) or else by its file name (``03-give.ipynb``, ``03 my work.ipynb``).
 makes the inputs of every case: the exercise's public cases, shown in its notebook, and
 hidden cases made at grading time from a seed only the grader knows (``--hidden-seed`` to
 repeat a run). Each notebook then runs in a child process of its own, on a fresh copy of its
-submission, inside a sandbox (:mod:`gofish_teach.jail`: bubblewrap, ``--sandbox
-auto|require|off``) with a time and a memory limit. The child runs the notebook's cells (the
+submission, inside a sandbox (:mod:`gofish_teach.jail`: bubblewrap; ``--sandbox require``,
+the default, refuses to run without it, ``--sandbox off`` runs unprotected) with a time and a
+memory limit (:mod:`gofish_teach.child`: the memory limit counts every process of the
+submission and what it writes to its folder and ``/tmp``, which are memory too). The child runs the notebook's cells (the
 check cells skipped), calls the learner's function on each case's inputs, and sends back only
 what it returned, as plain JSON (:mod:`gofish_teach.exercises.plain`). The grader reads that
 back, type-checks it, and compares it with the reference answer, which never enters the
@@ -20,6 +22,15 @@ judged), reach another notebook's results or files (each has its own process and
 return an object that
 equals everything, read the answers (masked), another learner's work or ``solutions/`` (not
 in the sandbox), or outlive its time limit (the sandbox dies with it).
+
+**What is read before any sandbox, and how.** The submissions folder is the learners' too, so
+it is read as :mod:`gofish_teach.learner_files` reads: plain files only, never through a link.
+A link, a named pipe, a device or a folder where a notebook belongs is skipped with a note
+that names it; links inside a learner's folder are not followed and not copied. A notebook
+that is not valid JSON, is nested too deeply or is larger than :data:`MAX_NOTEBOOK_MB` is an
+``error`` row with a note saying so, and whatever a notebook's process writes back is read
+with a deadline and a cap (:data:`MAX_REPLY_MB`: "too much output"). Whatever goes wrong with
+one learner's bytes stays in that learner's rows: every classmate is still graded.
 
 The output is CSV, one row per submission and exercise::
 
@@ -50,14 +61,12 @@ ana,01-deal,6,6,ok,6,6
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import math
 import os
 import secrets
-import select
-import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -65,16 +74,26 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import jail
+from . import child, jail, learner_files
 
 #: Default limits for one submission (all its notebooks together) and for one cell.
 TIME_LIMIT = 300.0
 CELL_TIME_LIMIT = 60.0
 MEMORY_MB = 2048
 STATUSES = ("ok", "error", "timeout", "memory", "missing")
-#: The most a submission's folder may hold to be copied into its sandbox.
+#: The most a submission's folder may hold to be copied into its sandbox (else only the notebook is).
 MAX_COPY_MB = 50
+#: The largest notebook file read.
+MAX_NOTEBOOK_MB = 20
+#: The most a notebook's process may write back: its answers to the cases need far less.
+MAX_REPLY_MB = 8
+#: The most lines of a reply read (its answers take one per case); the rest are counted, not read.
+MAX_LINES = 100_000
 HEADER = ["submission", "exercise", "passed", "total", "status", "hidden_passed", "hidden_total"]
+
+
+class Stopped(Exception):
+    """The run was stopped (Ctrl-C): the rows written so far are complete, the rest were not graded."""
 
 
 @dataclass(frozen=True)
@@ -94,32 +113,62 @@ class Row:
 
 
 # --------------------------------------------------------------------------- finding the work
-def find_submissions(folder) -> dict[str, list[Path]]:
-    """``{submission name: [notebooks]}``: one per sub-folder (an empty one too), and one per loose notebook."""
+def find_submissions(folder, notes: list | None = None) -> dict[str, list[Path]]:
+    """``{submission name: [notebooks]}``: one per sub-folder (an empty one too), and one per loose notebook.
+
+    Only plain files and folders count, never through a link: what is skipped (a link, a pipe, a
+    device, a folder named like a notebook) is added to ``notes`` as a sentence naming it.
+    """
     folder = Path(folder)
+    notes = notes if notes is not None else []
     if not folder.is_dir():
         raise ValueError(f"SUBMISSIONS_DIR: {folder} is not a folder")
     found: dict[str, list[Path]] = {}
     for entry in sorted(folder.iterdir()):
         if entry.name.startswith("."):
             continue
-        if entry.is_dir():
-            found[entry.name] = sorted(p for p in entry.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
-        elif entry.suffix == ".ipynb":
+        what = learner_files.kind(entry)
+        if what == "a folder":
+            files, skipped = learner_files.walk_plain(entry, ".ipynb")
+            found[entry.name] = [p for p in files if p.suffix == ".ipynb"]
+            for path, why in skipped:
+                notes.append(f"{entry.name}: skipped {path.relative_to(entry)}: {why}, not a plain file "
+                             "(links are not followed and not copied)")
+        elif entry.suffix == ".ipynb" and what is None:
             found[entry.stem] = [entry]
+        elif entry.suffix == ".ipynb" or what not in (None, "a folder"):
+            notes.append(f"skipped {entry.name}: {what}, not a plain notebook or a folder")
     return found
 
 
-def exercise_of(path: Path) -> str | None:
+def read_notebook(path) -> tuple[dict | None, str]:
+    """A notebook file read as a plain file: ``(its JSON, "")``, or ``(None, why it cannot be read)``."""
+    try:
+        notebook = json.loads(learner_files.read_plain(path, MAX_NOTEBOOK_MB * 2**20))
+    except learner_files.NotPlain as e:
+        return None, f"the notebook is {e}" if not str(e).startswith("it ") else f"the notebook: {e}"
+    except OSError as e:
+        return None, f"the notebook cannot be read ({e.strerror or type(e).__name__})"
+    except RecursionError:
+        return None, "the notebook is not a notebook: its JSON is nested too deeply"
+    except ValueError as e:  # UnicodeDecodeError too
+        return None, f"the notebook is not valid JSON ({type(e).__name__})"
+    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells", []), list):
+        return None, "the notebook is not a notebook (no list of cells)"
+    return notebook, ""
+
+
+def exercise_of(path: Path, notebook: dict | None = None) -> str | None:
     """The exercise id of a notebook: from its metadata, else from its file name; None if neither says."""
     from .exercises import EXERCISES, get_exercise
 
+    if notebook is None:
+        notebook, _ = read_notebook(path)
     try:
-        meta = json.loads(Path(path).read_text(encoding="utf-8")).get("metadata", {})
-        declared = meta.get("gofish_teach", {}).get("exercise")
+        declared = notebook.get("metadata", {}).get("gofish_teach", {}).get("exercise")
         if declared:
             return get_exercise(declared).id
-    except (OSError, ValueError, AttributeError):
+    except (AttributeError, TypeError, ValueError):
         pass
     number = Path(path).name[:2]
     if number.isdigit():
@@ -132,8 +181,13 @@ def exercise_of(path: Path) -> str | None:
 # --------------------------------------------------------------------------- the teacher's side
 def grade(folder, *, out=None, log=None, time_limit: float = TIME_LIMIT, cell_time_limit: float = CELL_TIME_LIMIT,
           memory_mb: int = MEMORY_MB, workers: int = 1, case_time_limit: float | None = None,
-          sandbox: str = "auto", hidden_seed: int | None = None, exercises=None) -> list[Row]:
-    """Grade every submission in ``folder``; write the CSV to ``out`` (default stdout), notes to ``log``."""
+          sandbox: str = "require", hidden_seed: int | None = None, exercises=None) -> list[Row]:
+    """Grade every submission in ``folder``; write the CSV to ``out`` (default stdout), notes to ``log``.
+
+    Without bubblewrap and without ``sandbox="off"``, :class:`~gofish_teach.jail.SandboxUnavailable`
+    before any learner's code runs. Ctrl-C kills every notebook's process at once and raises
+    :class:`Stopped` (the rows already written are complete).
+    """
     from .exercises import get_exercise
 
     out = out or sys.stdout
@@ -141,8 +195,11 @@ def grade(folder, *, out=None, log=None, time_limit: float = TIME_LIMIT, cell_ti
     _check_limits(time_limit=time_limit, cell_time_limit=cell_time_limit, memory_mb=memory_mb, workers=workers,
                   case_time_limit=case_time_limit)
     use_jail = jail.resolve(sandbox, log=log)
-    folder = Path(folder).resolve()  # the children run elsewhere: a relative path would point nowhere
-    submissions = find_submissions(folder)
+    folder = Path(folder).absolute()  # the children run elsewhere: a relative path would point nowhere
+    notes: list[str] = []
+    submissions = find_submissions(folder, notes)
+    for note in notes:
+        print(f"grade: {note}", file=log)
     if not submissions:
         print(f"grade: {folder} holds no submission (no folder and no notebook)", file=log)
     seed = secrets.randbits(62) if hidden_seed is None else int(hidden_seed)
@@ -150,16 +207,17 @@ def grade(folder, *, out=None, log=None, time_limit: float = TIME_LIMIT, cell_ti
     for name, notebooks in submissions.items():
         known = []
         for path in notebooks:
-            ex = exercise_of(path)
+            notebook, problem = read_notebook(path)
+            ex = exercise_of(path, notebook) if notebook is not None else exercise_of(path, {})
             if ex is None:
                 print(f"grade: {name}: skipped {path.name}: not an exercise notebook (no exercise id in its "
-                      "metadata or name)", file=log)
+                      "metadata or name)" + (f"; {problem}" if problem else ""), file=log)
             else:
-                known.append((path, ex))
+                known.append((path, ex, problem))
         recognised[name] = known
-    folders = {name for name in recognised if (folder / name).is_dir()}
+    folders = {name for name in recognised if learner_files.kind(folder / name) == "a folder"}
     expected = (sorted({get_exercise(e).id for e in exercises}) if exercises is not None
-                else sorted({ex for name in folders for _, ex in recognised[name]}))
+                else sorted({ex for name in folders for _, ex, _ in recognised[name]}))
     for name, known in recognised.items():
         if not known:
             print(f"grade: {name}: no exercise notebook found: every expected exercise is 'missing'", file=log)
@@ -167,12 +225,12 @@ def grade(folder, *, out=None, log=None, time_limit: float = TIME_LIMIT, cell_ti
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(HEADER)
     rows: list[Row] = []
+    options = dict(seed=seed, use_jail=use_jail, time_limit=time_limit, cell_time_limit=cell_time_limit,
+                   memory_mb=memory_mb, case_time_limit=case_time_limit, log=log)
 
     def run(job):
         name, home, known = job
-        graded = grade_submission(name, known, home=home, seed=seed, use_jail=use_jail, time_limit=time_limit,
-                                  cell_time_limit=cell_time_limit, memory_mb=memory_mb,
-                                  case_time_limit=case_time_limit, log=log) if known else []
+        graded = _grade_safely(name, known, home, options)
         done = {r.exercise for r in graded}
         # A loose notebook is a submission of one exercise, unless --exercises says otherwise.
         for ex_id in (expected if home is not None or exercises is not None else []):
@@ -184,13 +242,40 @@ def grade(folder, *, out=None, log=None, time_limit: float = TIME_LIMIT, cell_ti
                     print(f"grade: {name}: {ex_id}: missing (no notebook for it)", file=log)
         return graded
 
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+    child.resume()
+    pool = ThreadPoolExecutor(max_workers=max(1, workers))
+    try:
         for result in pool.map(run, jobs):  # in submission order, whatever finishes first
             for row in result:
                 writer.writerow(row.cells())
             out.flush()
             rows += result
+    except KeyboardInterrupt:
+        killed = child.interrupt()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise Stopped(f"stopped (Ctrl-C): {len({r.submission for r in rows})} of {len(jobs)} submissions were "
+                      f"graded (their rows above are complete); {killed} notebook process(es) were killed") from None
+    pool.shutdown()
     return rows
+
+
+def _grade_safely(name: str, known: list, home, options: dict) -> list[Row]:
+    """One submission's rows, whatever its bytes do: a failure of the grader on them is that learner's
+    ``error`` rows, with a note naming it, never a stop for the class."""
+    from .exercises import get_exercise
+
+    try:
+        return grade_submission(name, known, home=home, **options) if known else []
+    except child.Stopped:
+        raise KeyboardInterrupt from None
+    except Exception as e:  # noqa: BLE001 - confined to this learner's rows
+        note = f"the grader could not grade this submission: {type(e).__name__}: {str(e)[:200]}"
+        rows = []
+        for item in known:
+            ex = get_exercise(item[1])
+            rows.append(Row(name, ex.id, 0, len(ex.cases()), "error", 0, len(ex.hidden_cases(options["seed"])), note))
+            print(f"grade: {name}: {ex.id}: error: {note}", file=options["log"])
+        return rows
 
 
 def _check_limits(**limits) -> None:
@@ -210,77 +295,90 @@ def _check_limits(**limits) -> None:
 def grade_submission(name: str, notebooks: list[tuple], *, home=None, seed: int = 0, use_jail: bool = False,
                      time_limit: float = TIME_LIMIT, cell_time_limit: float = CELL_TIME_LIMIT,
                      memory_mb: int = MEMORY_MB, case_time_limit: float | None = None, log=None) -> list[Row]:
-    """Grade one submission's ``(notebook path, exercise id)`` pairs in a sandboxed process of its own."""
+    """Grade one submission's ``(notebook path, exercise id[, problem])`` items, each notebook in a
+    sandboxed process of its own; a notebook with a ``problem`` (unreadable) is an error row, not run."""
     from .exercises import get_exercise
 
     log = log or sys.stderr
-    notebooks = [(Path(p).resolve(), ex) for p, ex in notebooks]
-    home = Path(home).resolve() if home is not None else None
-    plan = []  # (notebook, exercise, public cases, hidden cases)
-    for path, ex_id in notebooks:
+    plan = []  # (notebook, exercise, public cases, hidden cases, problem)
+    for path, ex_id, *problem in notebooks:
         ex = get_exercise(ex_id)
-        plan.append((path, ex, ex.cases(), ex.hidden_cases(seed)))
+        plan.append((Path(path), ex, ex.cases(), ex.hidden_cases(seed), problem[0] if problem else ""))
     deadline = time.monotonic() + time_limit
     rows = []
-    for path, ex, public, hidden in plan:
+    for path, ex, public, hidden, problem in plan:
+        if problem:
+            rows.append(Row(name, ex.id, 0, len(public), "error", 0, len(hidden), problem))
+            print(f"grade: {name}: {ex.id}: error: {problem}", file=log)
+            continue
         # One sandbox per notebook, on a fresh copy: nothing one notebook does can reach another's results.
         left = deadline - time.monotonic()
         request = {"cases": [ex.wire(c) for c in public + hidden], "exercise": ex.id,
                    "cell_time_limit": cell_time_limit, "case_time_limit": case_time_limit, "memory_mb": memory_mb,
                    "time_limit": max(left, 0.0)}
-        lines, finished, returncode = _run_one(home, path, request, left, use_jail) if left > 0 else ([], False, None)
-        rows.append(_judge(name, ex, public, hidden, lines, finished, returncode, time_limit, log))
+        reply, returncode = _run_one(home, path, request, left, use_jail, memory_mb) if left > 0 \
+            else (child.Reply(b"", "deadline"), None)
+        rows.append(_judge(name, ex, public, hidden, reply, returncode, time_limit, memory_mb, log))
     return rows
 
 
-def _run_one(home, path: Path, request: dict, seconds: float, use_jail: bool):
-    """Run one notebook's worker on a fresh copy of the submission: ``(lines, finished, exit status)``."""
+def _run_one(home, path: Path, request: dict, seconds: float, use_jail: bool, memory_mb: int):
+    """Run one notebook's process on a fresh copy of the submission: ``(its reply, exit status)``.
+
+    In the sandbox the copy is shown read-only and copied by the process into its own folder,
+    which is memory (tmpfs) counted in its memory limit; nothing it writes reaches this disk.
+    """
     with tempfile.TemporaryDirectory(prefix="gofish-grade-") as tmp:
-        work = Path(tmp) / "work"
-        request["path"] = _copy_submission(home, path, work)
+        copy = Path(tmp) / "in"
+        request["path"] = _copy_submission(home, path, copy)
         env = {"MPLBACKEND": "Agg", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-               "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0"}
-        argv = [sys.executable, "-m", "gofish_teach.grade", "--worker"]
+               "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0", "PYTHONSAFEPATH": "1"}
+        argv = [sys.executable, "-m", "gofish_teach.grade_child"]
         if use_jail:
-            argv = jail.command(argv, work=work, mode="require", env=env, scratch=tmp)
-            env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+            request["inputs"] = jail.INPUTS
+            argv = jail.command(argv, mode="require", env=env, memory_mb=memory_mb, inputs=copy)
+            env, cwd = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}, tmp
         else:
-            env = dict(os.environ, **env)
+            env, cwd = dict(os.environ, **env), copy
         start = time.monotonic()
-        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                cwd=work, env=env, start_new_session=True)
+        proc = child.start(argv, env=env, cwd=cwd)
         try:
-            proc.stdin.write(json.dumps(request).encode())
+            deadline = start + seconds
+            try:
+                child.write_all(proc.stdin.fileno(), json.dumps(request).encode(), deadline)
+            except (child.Deadline, child.Closed):
+                pass  # it stopped reading or ended: what it said (nothing) is judged
             proc.stdin.close()
-        except (BrokenPipeError, OSError):
-            pass
-        lines, finished = _read_lines(proc.stdout.fileno(), start + seconds)
-        if not finished:
-            _kill_group(proc)
-        proc.stdout.close()
-        proc.wait()
-    return lines, finished, proc.returncode
+            budget = child.Budget(proc.pid, memory_mb, jail.PRIVATE, sandboxed=use_jail)
+            reply = child.read_all(proc.stdout.fileno(), deadline, MAX_REPLY_MB * 2**20, check=budget.over)
+        finally:
+            returncode = child.finish(proc)
+    return reply, returncode
 
 
-def _judge(name, ex, public, hidden, lines, finished, returncode, time_limit, log) -> Row:
-    """The row of one notebook, from its worker's replies: each returned value judged here."""
+def _judge(name, ex, public, hidden, reply, returncode, time_limit, memory_mb, log) -> Row:
+    """The row of one notebook, from its process's reply: each returned value judged here."""
     from .exercises import plain
 
-    got = _parse(lines)
+    got, malformed = _parse(itertools.islice(_lines(reply.data), MAX_LINES))
+    malformed += max(0, reply.data.count(b"\n") + (not reply.data.endswith(b"\n")) - MAX_LINES)
     results = []
     for k, case in enumerate(public + hidden):
-        reply = got.get(k)
-        if reply is None or reply.get("status") != "ok":
-            results.append((False, (reply or {}).get("status")))
+        reply_k = got.get(k)
+        if reply_k is None or reply_k.get("status") != "ok":
+            results.append((False, (reply_k or {}).get("status")))
             continue
         try:
-            value = plain.decode(reply.get("value"))
-        except ValueError:
-            results.append((False, "ok"))
-            continue
-        right, _ = ex.judge(case, value)
-        results.append((right, "ok"))
-    status, note = _status(got, results, finished, returncode, ex, time_limit)
+            value = plain.decode(reply_k.get("value"))
+            right, _ = ex.judge(case, value)
+        except (ValueError, TypeError, RecursionError):
+            right = False
+        except Exception:  # noqa: BLE001 - a value that breaks a comparison is a wrong answer
+            right = False
+        results.append((bool(right), "ok"))
+    status, note = _status(got, results, reply.ended, returncode, ex, time_limit, memory_mb)
+    if note and malformed:
+        note += f" ({malformed} line(s) it wrote to the grader's channel were not replies, and were ignored)"
     if note:
         print(f"grade: {name}: {ex.id}: {status}: {note}", file=log)
     return Row(name, ex.id, sum(r for r, _ in results[:len(public)]), len(public), status,
@@ -288,44 +386,80 @@ def _judge(name, ex, public, hidden, lines, finished, returncode, time_limit, lo
 
 
 def _copy_submission(home: Path | None, notebook: Path, work: Path) -> str:
-    """Copy the submission into ``work``: its folder ``home`` (its data files too), or just the notebook.
+    """Copy the submission into ``work``: the plain files of its folder ``home`` (its data files too),
+    or just the notebook when there is no folder or it holds more than :data:`MAX_COPY_MB`.
 
-    Returns the notebook's path inside ``work``. Links are copied as links, never followed: a
-    link to another learner's folder or to the solutions leads nowhere inside the sandbox.
+    Returns the notebook's path inside ``work``. Only plain files are copied, each opened without
+    following links (:mod:`gofish_teach.learner_files`): a link leads nowhere, because it is not there.
     """
     work.mkdir()
-    if home is not None and sum(f.stat().st_size for f in home.rglob("*") if f.is_file() and not f.is_symlink()) \
-            <= MAX_COPY_MB * 2**20:
-        shutil.copytree(home, work, symlinks=True, dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-        return str(notebook.relative_to(home))
-    shutil.copy2(notebook, work / notebook.name)
+    if home is not None:
+        files, _ = learner_files.walk_plain(home)
+        if sum(_size(f) for f in files) <= MAX_COPY_MB * 2**20:
+            for f in files:
+                try:
+                    learner_files.copy_plain(f, work / f.relative_to(home))
+                except OSError:
+                    pass  # changed since it was listed: left out
+            return str(notebook.relative_to(home))
+    learner_files.copy_plain(notebook, work / notebook.name)
     return notebook.name
 
 
-def _parse(lines: list[str]) -> dict:
-    """``{case: reply, "cells": reply, "missing": reply}``; the first reply for each wins."""
+def _size(path: Path) -> int:
+    try:
+        return os.lstat(path).st_size
+    except OSError:
+        return 0
+
+
+def _lines(data: bytes):
+    """The lines of a reply, one at a time (a flood of tiny lines never becomes a list of them all)."""
+    start = 0
+    while start < len(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        yield data[start:end].decode("utf-8", "replace")
+        start = end + 1
+
+
+def _parse(lines) -> tuple[dict, int]:
+    """``({case: reply, "cells": reply, "missing": reply}, lines that were not replies)``; the first
+    reply for each wins. A line that is not a reply (malformed, nested too deeply) is counted, not fatal."""
     got: dict = {}
+    malformed = 0
     for line in lines:
         try:
             message = json.loads(line, parse_constant=lambda c: None)
             key = message["case"] if "case" in message else message["kind"]
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, RecursionError):
+            malformed += bool(line.strip())
             continue
         if type(key) is int or key in ("cells", "missing"):
             got.setdefault(key, message)
-    return got
+        else:
+            malformed += 1
+    return got, malformed
 
 
-def _status(got, results, finished, returncode, ex, time_limit) -> tuple[str, str]:
+def _status(got, results, ended, returncode, ex, time_limit, memory_mb) -> tuple[str, str]:
     """The row's status and, unless all went well, a note that says why."""
+    if ended == "cap":
+        return "error", (f"too much output: the notebook's process wrote more than {MAX_REPLY_MB} MB to the "
+                         "grader's channel (only the answers to the cases may come back), and was stopped")
+    if ended == "check":
+        return "memory", (f"its processes and its files (its folder and /tmp are memory) held more than its memory "
+                          f"limit of {memory_mb} MB, and it was stopped")
+    finished = ended == "eof"
     cells = got.get("cells", {})
+    if not isinstance(cells, dict):
+        cells = {}
     seen = [s for _, s in results if s]
     if cells.get("status") in ("timeout", "memory"):
         return cells["status"], f"a notebook cell ran out of {'time' if cells['status'] == 'timeout' else 'memory'}"
     if "missing" in got:
         return "error", f"the notebook does not define {ex.function}()" + (
-            f" (a cell raised {cells['error']})" if cells.get("error") else "")
+            f" (a cell raised {str(cells['error'])[:200]})" if cells.get("error") else "")
     if not cells or len(seen) < len(results) and not any(s == "timeout" for s in seen):
         if not finished:
             return "timeout", f"the submission ran past its time limit of {time_limit:g} s"
@@ -341,42 +475,6 @@ def _status(got, results, finished, returncode, ex, time_limit) -> tuple[str, st
     count = sum(s == worst for s in seen)
     return worst, f"{count} case(s) ended with {worst}" + (
         " (the stub, or an exception)" if worst == "error" else "")
-
-
-def _read_lines(fd: int, deadline: float) -> tuple[list[str], bool]:
-    buffer = b""
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return buffer.decode("utf-8", "replace").splitlines(), False
-        ready, _, _ = select.select([fd], [], [], left)
-        if not ready:
-            continue
-        chunk = os.read(fd, 1 << 16)
-        if not chunk:
-            return buffer.decode("utf-8", "replace").splitlines(), True
-        buffer += chunk
-        if len(buffer) > 64 * 2**20:  # a flood of output: stop reading, the rest is lost
-            return buffer.decode("utf-8", "replace").splitlines(), False
-
-
-def _kill_group(proc) -> None:
-    """Kill the submission's process and every child it forked (they share its session; the sandbox dies too)."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        proc.kill()
-
-
-def _limit_self(memory_mb: int | None, time_limit: float) -> None:
-    """Cap this process's memory and CPU time: the worker's first step, before any learner's code."""
-    import resource
-
-    if memory_mb:
-        limit = memory_mb * 2**20
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    cpu = int(time_limit) + 5  # a backstop: the wall-clock limit normally comes first
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
 
 
 def add_command(commands) -> None:
@@ -398,13 +496,13 @@ def add_command(commands) -> None:
     parser.add_argument("--cell-time-limit", type=float, default=CELL_TIME_LIMIT, metavar="SECONDS",
                         help=f"time for one notebook cell (default: {CELL_TIME_LIMIT:g})")
     parser.add_argument("--memory-mb", type=int, default=MEMORY_MB, metavar="MB",
-                        help=f"memory for one submission's process (default: {MEMORY_MB})")
+                        help=f"memory for one notebook's processes and the files it writes (default: {MEMORY_MB})")
     parser.add_argument("--case-time-limit", type=float, default=None, metavar="SECONDS",
                         help="time for one case of a check (default: the exercise's own, 5 s for most)")
     parser.add_argument("--workers", type=int, default=1, metavar="N", help="submissions graded at once (default: 1)")
-    parser.add_argument("--sandbox", choices=jail.MODES, default="auto",
-                        help="run learners' code in bubblewrap: auto (when installed, else warn), require, off "
-                             "(default: auto)")
+    parser.add_argument("--sandbox", choices=jail.MODES, default="require",
+                        help="run learners' code in bubblewrap: require (the default: refuse to run without it), "
+                             "off (unprotected: only on a machine that holds nothing else); auto means require")
     parser.add_argument("--hidden-seed", type=int, default=None, metavar="N",
                         help="the seed of the hidden cases (default: a fresh secret one each run)")
     parser.add_argument("--exercises", default=None, metavar="IDS",
@@ -415,107 +513,10 @@ def add_command(commands) -> None:
 
 def _run_from_args(args, out) -> None:
     exercises = None if args.exercises is None else [e for e in args.exercises.split(",") if e.strip()]
-    grade(args.folder, out=out, time_limit=args.time_limit, cell_time_limit=args.cell_time_limit,
-          memory_mb=args.memory_mb, workers=args.workers, case_time_limit=args.case_time_limit,
-          sandbox=args.sandbox, hidden_seed=args.hidden_seed, exercises=exercises)
-
-
-# --------------------------------------------------------------------------- the submission's side
-class CellTimeout(Exception):
-    """A notebook cell ran past its time limit."""
-
-
-def _worker(request: dict, emit) -> None:
-    """Run the notebook, then call its function on every case; ``emit`` what happened, as plain data."""
-    from IPython.core.interactiveshell import InteractiveShell
-
-    from .exercises import get_exercise, plain, sandbox
-
-    shell = InteractiveShell.instance()
-    ex = get_exercise(request["exercise"])
-    status, error = run_notebook(shell, request["path"], request["cell_time_limit"])
-    emit({"kind": "cells", "status": status, "error": error})
-    if status in ("timeout", "memory"):
-        return
-    func = shell.user_ns.get(ex.function)
-    if not callable(func):
-        emit({"kind": "missing"})
-        return
-    limit = request.get("case_time_limit") or ex.time_limit
-    for k, wire in enumerate(request["cases"]):
-        outcome = sandbox.call(ex.call, (func, wire), time_limit=limit)
-        reply = {"case": k, "status": outcome.status, "error": outcome.error[:300]}
-        if outcome.status == "ok":
-            reply["value"] = plain.encode(outcome.value)
-        emit(reply)
-        if outcome.status == "timeout":
-            break
-
-
-def run_notebook(shell, path, cell_time_limit: float) -> tuple[str, str]:
-    """Run a notebook's code cells in ``shell`` (check cells skipped): ``(status, first error)``.
-
-    ``status`` is ``ok``, ``error``, ``timeout`` or ``memory``. A cell that raises does not
-    stop the rest, as long as the function gets defined; the checks decide the grade. A cell
-    that runs out of time or memory stops the notebook.
-    """
     try:
-        notebook = json.loads(Path(path).read_text(encoding="utf-8"))
-        cells = [c for c in notebook.get("cells", []) if c.get("cell_type") == "code"]
-    except (OSError, ValueError, AttributeError) as e:
-        return "error", f"the notebook cannot be read: {type(e).__name__}"
-    status, first = "ok", ""
-    for cell in cells:
-        if "check" in cell.get("metadata", {}).get("tags", []):
-            continue
-        source = cell.get("source", "")
-        source = "".join(source) if isinstance(source, list) else str(source)
-
-        def on_alarm(signum, frame):
-            raise CellTimeout(f"a cell ran past {cell_time_limit:g} s")
-
-        previous = signal.signal(signal.SIGALRM, on_alarm)
-        signal.setitimer(signal.ITIMER_REAL, cell_time_limit)
-        try:
-            result = shell.run_cell(source, store_history=False, silent=True)
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-        error = result.error_before_exec or result.error_in_exec
-        if isinstance(error, CellTimeout):
-            return "timeout", str(error)
-        if isinstance(error, MemoryError):
-            return "memory", "MemoryError"
-        if error is not None:
-            status, first = "error", first or f"{type(error).__name__}: {str(error)[:200]}"
-    return status, first
-
-
-def _worker_main(argv) -> int:
-    """``python -m gofish_teach.grade --worker`` (the request on stdin): what each submission's process runs."""
-    if argv != ["--worker"]:
-        print("usage: python -m gofish_teach grade SUBMISSIONS_DIR (this module's own entry is internal)",
-              file=sys.stderr)
-        return 2
-    request = json.loads(sys.stdin.read())
-    sys.stdin.close()
-    _limit_self(request.get("memory_mb"), request.get("time_limit", TIME_LIMIT))
-    # Answers go to the real stdout; whatever the learners' code prints goes nowhere.
-    answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)
-    os.dup2(devnull, 2)
-
-    def emit(message):
-        answers.write(json.dumps(message) + "\n")
-        answers.flush()
-
-    try:
-        _worker(request, emit)
-    except BaseException:  # noqa: BLE001 - the notebooks without replies are reported by the grader
-        return 1
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(_worker_main(sys.argv[1:]))
+        grade(args.folder, out=out, time_limit=args.time_limit, cell_time_limit=args.cell_time_limit,
+              memory_mb=args.memory_mb, workers=args.workers, case_time_limit=args.case_time_limit,
+              sandbox=args.sandbox, hidden_seed=args.hidden_seed, exercises=exercises)
+    except Stopped as e:
+        print(f"grade: {e}", file=sys.stderr)
+        raise SystemExit(130) from None

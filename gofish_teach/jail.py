@@ -8,21 +8,27 @@ command line of a learner's process so that it runs:
   and can signal no process but its own, and has no network;
 - with a root file system that holds only what Python needs, read-only: the interpreter and
   its standard library, the virtual environment's ``site-packages``, and this package with
-  the module of reference answers (:data:`HIDDEN`) masked and its compiled ``__pycache__``
-  hidden; nothing else of the host (no home folder, no ``solutions/``, no other learner);
-- with a fresh private ``/tmp``, a private ``/proc`` and a minimal ``/dev``;
-- in the one folder it may write to, its own copy of the submission (``work``);
+  the module of reference answers (:data:`HIDDEN`) masked and its compiled copies hidden;
+  nothing else of the host (no home folder, no ``solutions/``, no other learner);
+- with a fresh private ``/tmp``, a private ``/proc`` and a minimal ``/dev``; ``/tmp`` and
+  ``/dev/shm`` are memory (tmpfs) of at most ``memory_mb``, and so is its work folder unless
+  ``work`` names a host folder; nothing else can be written (bubblewrap's own root and ``/dev``
+  are made read-only): what it writes never reaches the teacher's disk, and its parent counts it
+  in the child's memory (:mod:`gofish_teach.child`, which holds the one policy of limits);
+- in the one folder it may write to, ``/sandbox`` (:data:`WORK`): its own copy of the submission;
 - with every capability dropped, a clean environment, and ``--die-with-parent``: when the
   trusted parent kills the sandbox (or dies), every process inside dies with it, a child
   started with ``setsid`` included.
 
-What it does not do: limit CPU time or memory (the parent keeps a wall-clock deadline and
-the child sets ``RLIMIT_AS`` on itself), or stop a fork bomb run as root (``RLIMIT_NPROC`` does
-not bind the root user; the time limit ends it). The teacher's guide (``exercises/README.md``)
-says so too.
+What it cannot do: hide what every process on a machine shares, such as which pages of the
+kit's own files are in the page cache, or locks on files that every sandbox can read. Two
+sandboxes could signal each other that way; so the tournament keeps no secret that two
+tables share (:mod:`gofish_teach.tournament`).
 
-``mode`` is ``"auto"`` (use bwrap when it is installed, else warn once and run unprotected),
-``"require"`` (refuse to run without it: :class:`SandboxUnavailable`) or ``"off"``.
+``mode`` is ``"require"`` (the default: refuse to run without bwrap,
+:class:`SandboxUnavailable`, with how to install it) or ``"off"`` (run unprotected: only on a
+machine or account that holds nothing else). ``"auto"`` is kept for old scripts and means
+``"require"``: learners' code never runs unprotected unless the teacher says so.
 
 >>> resolve("off")
 False
@@ -32,6 +38,8 @@ False
 """
 from __future__ import annotations
 
+import atexit
+import functools
 import os
 import shutil
 import sys
@@ -39,56 +47,60 @@ import sysconfig
 import tempfile
 from pathlib import Path
 
-MODES = ("auto", "require", "off")
+MODES = ("require", "off", "auto")
 #: The modules of this package that hold reference answers: masked inside the sandbox.
 HIDDEN = ("exercises/answers.py",)
-#: How to get bwrap, for the messages.
-INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: `apt-get install bubblewrap`; Fedora: `dnf install bubblewrap`)"
+#: How to get bwrap, for the messages: every system a teacher is likely to have.
+INSTALL_HINT = ("Install it: on Debian or Ubuntu, and on Ubuntu in WSL 2 on Windows, `sudo apt-get install "
+                "bubblewrap`; on Fedora, `sudo dnf install bubblewrap`. macOS has no bubblewrap: run the kit in a "
+                "Linux virtual machine (for example Multipass, UTM or Lima with Ubuntu) and install it there. Or, "
+                "on a machine or account that holds nothing else, say --sandbox off to run the learners' code "
+                "unprotected (it can then read and change every file of this account)")
 #: Read-only system paths a Python process needs (those that exist are bound).
 SYSTEM_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/etc/ld.so.cache", "/etc/ld.so.conf",
                 "/etc/ld.so.conf.d", "/etc/localtime", "/etc/nsswitch.conf", "/etc/fonts", "/etc/alternatives",
                 "/etc/mime.types", "/etc/matplotlibrc")
-#: Where the learner's own folder appears inside.
+#: Where the learner's own folder appears inside, and a read-only folder of inputs (``inputs=``).
 WORK = "/sandbox"
-
-_warned = False
+INPUTS = "/submission"
+#: Private folders that are memory (tmpfs) inside, sized by ``memory_mb``: the parent counts them.
+#: Nothing else inside can be written: the root bubblewrap makes and its ``/dev`` are read-only.
+PRIVATE = ("/tmp", WORK, "/dev/shm")
 
 
 class SandboxUnavailable(RuntimeError):
-    """``--sandbox require`` and no bwrap on this machine."""
+    """bwrap is not installed (or cannot be run) and the teacher did not say ``--sandbox off``."""
 
 
 def bwrap_path() -> str | None:
-    """The ``bwrap`` program, if installed (``GOFISH_BWRAP`` names another, for tests)."""
-    return os.environ.get("GOFISH_BWRAP") or shutil.which("bwrap")
+    """The ``bwrap`` program, if installed (``GOFISH_BWRAP`` names another, for tests); None if
+    there is none, or if ``GOFISH_BWRAP`` names a program that does not exist."""
+    named = os.environ.get("GOFISH_BWRAP")
+    if named:
+        return named if os.path.isfile(named) and os.access(named, os.X_OK) else None
+    return shutil.which("bwrap")
 
 
-def resolve(mode: str = "auto", *, log=None) -> bool:
-    """Whether to sandbox, for ``mode``; warns once (``auto``) or raises (``require``) without bwrap."""
-    global _warned
+def resolve(mode: str = "require", *, log=None) -> bool:
+    """Whether to sandbox, for ``mode``: True, or False for ``off``; :class:`SandboxUnavailable`
+    (with how to install bubblewrap) when bwrap is missing and the mode is not ``off``."""
     if mode not in MODES:
         raise ValueError(f"--sandbox must be one of {', '.join(MODES)}, not {mode!r}")
     if mode == "off":
         return False
     if bwrap_path():
         return True
-    if mode == "require":
-        raise SandboxUnavailable(f"--sandbox require: bwrap (bubblewrap) is not installed; {INSTALL_HINT}, "
-                                 "or use --sandbox off on a machine of its own")
-    if not _warned:
-        _warned = True
-        print("WARNING: bwrap (bubblewrap) is not installed, so learners' code runs unprotected: it can read any "
-              "file this account can (the solutions included), use the network, and signal or read other "
-              f"processes of this account. Only the time and memory limits apply. To protect the run, {INSTALL_HINT}.",
-              file=log or sys.stderr)
-    return False
+    raise SandboxUnavailable(f"--sandbox {mode}: bwrap (bubblewrap) is not installed, and it is what keeps "
+                             "learners' code away from your files, the reference answers, the network and your "
+                             f"other processes, so their code was not run. {INSTALL_HINT}.")
 
 
 def package_dir() -> Path:
     return Path(__file__).resolve().parent
 
 
-def _readable() -> list[str]:
+@functools.lru_cache(maxsize=1)
+def _readable() -> tuple[str, ...]:
     """Host paths the sandboxed Python needs, read-only, deepest last (bwrap binds in order)."""
     paths = {p for p in SYSTEM_PATHS if os.path.lexists(p)}
     for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
@@ -98,47 +110,87 @@ def _readable() -> list[str]:
             paths.add(os.path.realpath(p))
     # Only what is under a prefix that is already bound needs no bind of its own.
     kept = sorted(paths, key=len)
-    return [p for i, p in enumerate(kept) if not any(p.startswith(q.rstrip("/") + "/") for q in kept[:i])]
+    return tuple(p for i, p in enumerate(kept) if not any(p.startswith(q.rstrip("/") + "/") for q in kept[:i]))
 
 
-def _masks(tmp: Path) -> list[str]:
-    """Binds that hide the reference answers: an empty stand-in for each hidden module, no ``__pycache__``."""
-    stand_in = tmp / "hidden.py"
-    stand_in.write_text('raise ImportError("the reference answers are not available inside the sandbox")\n')
+_STAND_IN: list[str] = []
+
+
+def _stand_in() -> str:
+    """A file that stands in for each hidden module inside: importing it raises ImportError.
+    One per process, in a temporary folder removed when the process exits."""
+    if not _STAND_IN:
+        folder = tempfile.mkdtemp(prefix="gofish-jail-")
+        atexit.register(shutil.rmtree, folder, True)
+        path = os.path.join(folder, "hidden.py")
+        with open(path, "w") as f:
+            f.write('raise ImportError("the reference answers are not available inside the sandbox")\n')
+        _STAND_IN.append(path)
+    return _STAND_IN[0]
+
+
+def _masks() -> list[str]:
+    """Binds that hide the reference answers: a stand-in for each hidden module, and an empty
+    folder over the ``__pycache__`` beside it (made first if it is missing, so that a compiled
+    copy written there while the sandbox runs cannot appear inside it either)."""
     args = []
     pkg = package_dir()
     for rel in HIDDEN:
         target = pkg / rel
         if target.exists():
-            args += ["--ro-bind", str(stand_in), str(target)]
-    for cache in sorted(pkg.rglob("__pycache__")):
-        args += ["--tmpfs", str(cache), "--remount-ro", str(cache)]
+            args += ["--ro-bind", _stand_in(), str(target)]
+        cache = target.parent / "__pycache__"
+        try:
+            cache.mkdir(exist_ok=True)
+        except OSError:
+            pass  # a read-only install: no compiled copy can be written there either
+        if cache.is_dir():
+            args += ["--tmpfs", str(cache), "--remount-ro", str(cache)]
     return args
 
 
-def command(argv: list[str], *, work, mode: str = "auto", env: dict | None = None, log=None,
-            scratch: str | None = None) -> list[str]:
-    """``argv`` wrapped in bwrap (or as it is when not sandboxing), to run with ``work`` as its folder.
+def command(argv: list[str], *, work=None, mode: str = "require", env: dict | None = None, log=None,
+            scratch: str | None = None, memory_mb: int | None = None, files: dict | None = None,
+            inputs=None, ids: tuple[int, int] | None = None) -> list[str]:
+    """``argv`` wrapped in bwrap (or as it is when not sandboxing), to run in ``/sandbox``.
 
-    Inside, ``work`` appears at ``/sandbox`` (writable: it must be a copy made for this run)
-    and is the current folder. ``env`` is the whole environment inside (``PATH`` and ``HOME``
-    are added). ``scratch`` is a host folder for the stand-in files (default: a new temporary one).
+    ``work`` is a host folder that appears at ``/sandbox``, writable (it must be a copy made for
+    this run); without it ``/sandbox`` is a fresh tmpfs. ``memory_mb`` sizes each private tmpfs
+    (``/tmp``, and ``/sandbox`` without ``work``). ``files`` copies ``{name: fd}`` into
+    ``/sandbox`` (the caller passes those descriptors to the child). ``inputs`` is a host folder
+    shown read-only at ``/submission``. ``env`` is the whole environment inside (``PATH`` and
+    ``HOME`` are added). ``ids`` are the user and group ids inside (default: this process's).
+    ``scratch`` is no longer used (kept for old callers).
     """
     if not resolve(mode, log=log):
         return list(argv)
-    scratch = Path(scratch or tempfile.mkdtemp(prefix="gofish-jail-"))
     inside = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": WORK, "LANG": "C.UTF-8", "PYTHONNOUSERSITE": "1"}
     inside.update(env or {})
+    size = ["--size", str(int(memory_mb) * 2**20)] if memory_mb else []
     args = [bwrap_path(), "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
             "--hostname", "sandbox"]
+    if ids is not None:
+        args += ["--uid", str(ids[0]), "--gid", str(ids[1])]
     # /tmp first: the host's Python may live under /tmp (a CI checkout), bound over the fresh one.
-    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    args += ["--proc", "/proc", "--dev", "/dev", *size, "--tmpfs", "/tmp"]
     for p in _readable():
         args += ["--ro-bind", p, p]
     pkg = package_dir()
     args += ["--ro-bind", str(pkg), str(pkg)]
-    args += _masks(scratch)
-    args += ["--bind", str(Path(work).resolve()), WORK, "--chdir", WORK, "--clearenv"]
+    args += _masks()
+    if inputs is not None:
+        args += ["--ro-bind", str(Path(inputs).absolute()), INPUTS]
+    if work is not None:
+        args += ["--bind", str(Path(work).absolute()), WORK]
+    else:
+        args += [*size, "--tmpfs", WORK]
+    for name, fd in (files or {}).items():
+        if "/" in name or name in ("", ".", ".."):
+            raise ValueError(f"files: {name!r} is not a plain file name")
+        args += ["--file", str(fd), f"{WORK}/{name}"]
+    # bwrap's own root and /dev are tmpfs too, writable and unbounded: a fresh /dev/shm, and both read-only.
+    args += [*size, "--tmpfs", "/dev/shm", "--remount-ro", "/dev", "--remount-ro", "/"]
+    args += ["--chdir", WORK, "--clearenv"]
     for key, value in inside.items():
         args += ["--setenv", key, str(value)]
     return args + ["--"] + [_bound(a) for a in argv]

@@ -280,11 +280,14 @@ def board(text: str) -> list[str]:
 
 
 def entry_processes() -> list[int]:
-    """Processes of this test's entries still running (bwrap and the entries inside, on any worker)."""
+    """Processes of this test's entries still running (bwrap and the entries inside, on any worker): by
+    their command line, or by their name (an entry forked by a worker's fork server is named after its
+    file, 15 bytes of it)."""
     found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
-            if TOKEN.encode() in open(f"/proc/{pid}/cmdline", "rb").read():
+            if TOKEN.encode() in open(f"/proc/{pid}/cmdline", "rb").read() or \
+                    TOKEN[:6].encode() in open(f"/proc/{pid}/comm", "rb").read():
                 found.append(int(pid))
         except OSError:
             pass

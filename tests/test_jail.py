@@ -32,18 +32,21 @@ def test_require_refuses_without_bwrap(monkeypatch):
         jail.resolve("require")
 
 
-def test_auto_warns_once_without_bwrap(monkeypatch, capsys):
-    monkeypatch.setattr(jail.shutil, "which", lambda name: None)
-    monkeypatch.delenv("GOFISH_BWRAP", raising=False)
-    monkeypatch.setattr(jail, "_warned", False)
-    assert jail.resolve("auto") is False
-    assert jail.resolve("auto") is False
-    err = capsys.readouterr().err
-    assert err.count("WARNING") == 1 and "unprotected" in err and "bubblewrap" in err
+@pytest.mark.parametrize("mode", ["auto", "require"])
+def test_without_bwrap_every_mode_but_off_refuses_with_how_to_install_it(monkeypatch, mode):
+    """The default once ran learners' code unprotected after one warning line (issue 32, D9)."""
+    monkeypatch.setenv("GOFISH_BWRAP", "/nonexistent/bwrap")  # named, but not there: missing
+    with pytest.raises(jail.SandboxUnavailable) as refused:
+        jail.resolve(mode)
+    text = str(refused.value)
+    for words in ("bwrap (bubblewrap) is not installed", "apt-get install bubblewrap", "dnf install bubblewrap",
+                  "WSL", "macOS", "virtual machine", "--sandbox off"):
+        assert words in text, words
+    assert jail.resolve("off") is False
 
 
 def test_bad_mode_names_the_option():
-    with pytest.raises(ValueError, match="--sandbox must be one of auto, require, off"):
+    with pytest.raises(ValueError, match="--sandbox must be one of require, off, auto"):
         jail.resolve("maybe")
 
 
@@ -116,11 +119,39 @@ def test_a_setsid_child_dies_with_the_sandbox(tmp_path):
 
 
 def test_sandbox_hides_compiled_answers(tmp_path):
-    """The .pyc of the hidden module cannot be loaded either: every __pycache__ is empty inside."""
+    """The .pyc of the hidden module cannot be loaded either: the __pycache__ beside it is empty inside,
+    even with a compiled copy written there just before the sandbox starts."""
+    import py_compile
+    import importlib.util
+
     pkg = jail.package_dir()
-    caches = [str(p) for p in pkg.rglob("__pycache__")]
-    out = run_inside(f"""
+    answers = pkg / jail.HIDDEN[0]
+    compiled = Path(importlib.util.cache_from_source(str(answers)))
+    py_compile.compile(str(answers), cfile=str(compiled))
+    try:
+        out = run_inside(f"""
+            import os
+            print(os.listdir({str(compiled.parent)!r}), os.path.exists({str(compiled)!r}))
+        """, tmp_path)
+    finally:
+        compiled.unlink()
+    assert out.stdout.split() == ["[]", "False"], out.stdout + out.stderr
+
+
+def test_the_private_folders_are_memory_of_a_bounded_size(tmp_path):
+    """/tmp and the work folder are tmpfs of memory_mb each: a learner's 3 GiB in /tmp once went uncounted
+    (issue 32, D6); now a write past the size fails, and nothing reaches the host's disk."""
+    argv = jail.command([sys.executable, "-c", textwrap.dedent("""
         import os
-        print(sum(len(os.listdir(p)) for p in {caches!r} if os.path.isdir(p)))
-    """, tmp_path)
-    assert out.stdout.strip() == "0", out.stdout + out.stderr
+        for folder in ("/tmp", "/sandbox"):
+            try:
+                with open(folder + "/big", "wb") as f:
+                    f.write(b"x" * (80 * 2**20))
+                print(folder, "wrote")
+            except OSError as e:
+                print(folder, "refused", e.errno)
+            st = os.statvfs(folder)
+            print(folder, st.f_blocks * st.f_frsize // 2**20)
+    """)], mode="require", memory_mb=64)
+    out = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert out.stdout.split("\n")[:4] == ["/tmp refused 28", "/tmp 64", "/sandbox refused 28", "/sandbox 64"], out

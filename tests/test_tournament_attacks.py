@@ -23,8 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from gofish_teach import tournament
-from gofish_teach.tournament import run_tournament
+from gofish_teach.tournament import run_tournament, wire
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = uuid.uuid4().hex[:12]  # names this run's files and processes, to look for them afterwards
@@ -83,8 +82,9 @@ def strategy(view, rng):
 
 #: Remembers where each card it saw lay in the deck (its dealt cards by the round-robin deal,
 #: its draws by the ocean's size) in the k-th game at a table, in a module, in its folder, in
-#: /tmp and in its home. At a later table game k has the same deck, so it works out what its
-#: opponents hold from the public record and asks for what they have.
+#: /tmp and in its home. Where a later table deals game k the same deck (ca11cf4's common decks;
+#: it checks: three cards it sees sit where it remembers them, none elsewhere), it works out what
+#: its opponents hold from the public record and asks for what they have.
 MEMORY = HONEST + '''
 import json, os
 from collections import Counter
@@ -96,7 +96,7 @@ for place in PLACES:
             MEMORY.setdefault(game, {}).update(cards)
     except (OSError, ValueError):
         pass
-STATE = {"dealt": None, "game": -1}
+STATE = {"dealt": None, "game": -1, "earlier": {}}
 
 def name(e):
     return type(e).__name__
@@ -139,19 +139,28 @@ def strategy(view, rng):
     if first != STATE["dealt"]:  # a new game: the k-th at this table is game k at every table
         STATE["dealt"] = first
         STATE["game"] += 1
+        STATE["earlier"] = dict(MEMORY.get(str(STATE["game"]), {}))  # what earlier tables left
     deck = MEMORY.setdefault(str(STATE["game"]), {})
-    learn(view, deck)
+    seen = {}
+    learn(view, seen)
+    earlier = STATE["earlier"]
+    # Trusted only once three cards it saw here sit where an earlier table saw them, and none elsewhere.
+    agree = sum(earlier[p] == r for p, r in seen.items() if p in earlier)
+    if any(earlier[p] != r for p, r in seen.items() if p in earlier):
+        return honest(view, rng)
+    deck.update(seen)
     for place in PLACES:
         try:
             with open(place, "w") as f:
                 json.dump(MEMORY, f)
         except OSError:
             pass
-    for target in view.opponents:
-        held = holdings(view, deck, target)
-        for rank in view.counts:
-            if held[rank] > 0 and view.hand_sizes[target]:
-                return target, rank
+    if agree >= 3:
+        for target in view.opponents:
+            held = holdings(view, deck, target)
+            for rank in view.counts:
+                if held[rank] > 0 and view.hand_sizes[target]:
+                    return target, rank
     return honest(view, rng)
 '''
 
@@ -223,7 +232,8 @@ def strategy(view, rng):
 WRITER = HONEST + '''
 import os
 import gofish_teach
-PLACES = ["left-TOKEN", "/tmp/left-TOKEN", "/dev/shm/left-TOKEN", "/var/tmp/left-TOKEN",
+PLACES = ["left-TOKEN", "/tmp/left-TOKEN", "/dev/shm/left-TOKEN", "/var/tmp/left-TOKEN", "/left-TOKEN",
+          "/etc/left-TOKEN", "/dev/left-TOKEN", "/proc/left-TOKEN",
           os.path.expanduser("~/left-TOKEN"), os.path.join(os.path.dirname(gofish_teach.__file__), "left-TOKEN"),
           os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "left-TOKEN")]
 FOUND = [p for p in PLACES if os.path.exists(p)]
@@ -289,6 +299,13 @@ def write_entries(folder: Path, entries: dict) -> Path:
     return folder
 
 
+def ca11cf4_decks(seed: int, table: int, game: int) -> int:
+    """How ca11cf4 seeded game ``game``'s deck: the same at every table."""
+    import numpy as np
+
+    return int(np.random.SeedSequence([seed, game]).generate_state(1, np.uint64)[0])
+
+
 def records(result) -> dict:
     return {e.name: (e.status, e.games, e.wins) for e in result.entrants}
 
@@ -346,24 +363,38 @@ def test_the_attackers_left_no_file_and_changed_no_entry(silent):
     assert left == []
 
 
-def test_the_deck_memory_attack_works_without_the_sandbox_and_so_the_test_means_something(tmp_path):
-    """Run unprotected (sandbox off, one table at a time), the memory attack does remember: it beats its
-    honest share by more than two standard errors (18 wins of 30 against 11 of 30 when measured). Its
-    file in /tmp is what carries it from table to table. In the sandbox it earns its honest share exactly."""
+def test_the_deck_memory_attack_works_when_tables_share_decks_and_so_the_test_means_something(tmp_path):
+    """Run unprotected (sandbox off, one table at a time) with game g dealt the same deck at every table
+    (as on ca11cf4), the memory attack does remember: it beats its honest share by more than two
+    standard errors (19 wins of 30 against 11 of 30 when measured). Its file in /tmp is what carries
+    it from table to table. With the tournament's own decks (every table its own), the same file
+    carries nothing worth having, even unprotected: the attack earns its honest share exactly (10 of
+    30, as the honest code does on those decks)."""
+    from gofish_teach.tournament import table
+
     honest = write_entries(tmp_path / "honest", {"alice": HONEST + "strategy = honest\n",
                                                  "memo": HONEST + "strategy = honest\n"})
     attacks = write_entries(tmp_path / "attacks", {"alice": HONEST + "strategy = honest\n", "memo": MEMORY})
-    options = dict(players=2, games=10, builtins=["random", "memory"], time_limit=10, seed=7, jobs=1)
+    options = dict(players=2, games=10, builtins=["random", "memory"], time_limit=10, seed=7, jobs=1, sandbox="off")
+    common = table.deck_seed
+
+    def memo(folder, decks):
+        for p in Path("/tmp").glob(f"memory-{TOKEN}.json"):
+            p.unlink()
+        table.deck_seed = decks
+        return {e.name: e for e in run_tournament(folder, "pond", **options).entrants}["memo"]
+
     try:
-        fair = {e.name: e for e in run_tournament(honest, "pond", sandbox="off", **options).entrants}["memo"]
-        off = {e.name: e for e in run_tournament(attacks, "pond", sandbox="off", **options).entrants}["memo"]
-        jailed = {e.name: e for e in run_tournament(attacks, "pond", sandbox="require", **options).entrants}["memo"]
+        shared = ca11cf4_decks
+        fair, off = memo(honest, shared), memo(attacks, shared)
+        fair_own, own = memo(honest, common), memo(attacks, common)
     finally:
+        table.deck_seed = common
         for p in Path("/tmp").glob(f"memory-{TOKEN}.json"):
             p.unlink()
     p = fair.wins / fair.games  # the seed is fixed: this cannot flake, and it passes by a margin
     assert off.wins - fair.wins > 2 * math.sqrt(fair.games * p * (1 - p)), (off.wins, fair.wins)
-    assert jailed.wins == fair.wins and within_noise(jailed.wins, fair.wins, fair.games)
+    assert own.wins == fair_own.wins and within_noise(own.wins, fair_own.wins, fair_own.games)
 
 
 def test_noisy_attacks_forfeit_and_every_honest_entry_is_ranked(tmp_path):
@@ -373,7 +404,12 @@ def test_noisy_attacks_forfeit_and_every_honest_entry_is_ranked(tmp_path):
                             sandbox="require")
     by_name = {e.name: e for e in result.entrants}
     assert by_name["forker"].status == "process" and "left 1 process(es) running" in by_name["forker"].reason
-    assert by_name["scribbler"].status == "crash" and "out of turn" in by_name["scribbler"].reason
+    # Its forged line is read as its answer (an illegal ask, unless it holds an Ace) or beside it (out
+    # of turn): which one comes first is a race it runs against itself. Either way it forfeits.
+    scribbler = by_name["scribbler"]
+    assert (scribbler.status, "out of turn" in scribbler.reason) == ("crash", True) or \
+        (scribbler.status, "illegal ask (" in scribbler.reason and "'A')" in scribbler.reason) == ("illegal", True), \
+        scribbler
     for name in ("alice", "bob", "random"):
         assert by_name[name].status == "ok" and by_name[name].games == 4 * 4
     assert by_name["forker"].wins == by_name["scribbler"].wins == 0
@@ -383,22 +419,29 @@ def test_noisy_attacks_forfeit_and_every_honest_entry_is_ranked(tmp_path):
 
 
 def test_what_an_entry_is_sent_holds_no_seed_and_no_game_number(tmp_path, monkeypatch):
-    """Every request to an entry is (its view, its seat's seed): no table, no game number, no deck seed."""
-    import pickle
+    """Every request to an entry is (its view, its seat's seed): no table, no game number, no deck seed.
+    What is pickled is read back from the bytes themselves, as the entry reads them."""
+    import io
 
     sent = []
-    real = pickle.dumps
+    real = wire.Sender.request
 
-    def spy(obj, *args, **kwargs):
-        sent.append(obj)
-        return real(obj, *args, **kwargs)
+    def spy(self, view, seat_seed):
+        message = real(self, view, seat_seed)
+        sent.append(message)
+        return message
 
-    monkeypatch.setattr(tournament.pickle, "dumps", spy)
+    monkeypatch.setattr(wire.Sender, "request", spy)
     folder = write_entries(tmp_path, {"alice": HONEST + "strategy = honest\n"})
     run_tournament(folder, "pond", players=2, games=3, builtins=["random"], seed=99, sandbox="require")
-    from gofish_teach import View
+    from gofish_teach import Game, View
 
-    assert sent and all(len(m) == 2 and isinstance(m[0], View) and isinstance(m[1], int) for m in sent)
-    assert 99 not in {m[1] for m in sent}
-    view = sent[0][0]
-    assert not any(isinstance(getattr(view, slot, None), tournament.Game) for slot in View.__slots__)
+    received = []
+    receiver = wire.Receiver(io.BytesIO(b"".join(sent)))
+    while (request := receiver.next()) is not None:
+        received.append(request)
+    assert received and len(received) == len(sent)
+    assert all(len(m) == 2 and isinstance(m[0], View) and isinstance(m[1], int) for m in received)
+    assert 99 not in {m[1] for m in received}
+    view = received[0][0]
+    assert not any(isinstance(getattr(view, slot, None), Game) for slot in View.__slots__)

@@ -297,6 +297,8 @@ def _next_asker_cases() -> list[Case]:
              ("pond", 0, "go fish", [3, 0, 2], 0, "pond: no cards and an empty ocean: seat 1 is skipped"),
              ("pond", 1, "got cards", [2, 0, 3, 1], 5, "pond: a book emptied seat 1's hand: it draws and goes on"),
              ("pond", 0, "got cards", [0, 0, 0], 0, "pond: every card is in a book: game over"),
+             ("pond", 1, "got cards", [0, 0, 0], 6, "pond: every hand is empty but the ocean is not: "
+                                                    "seat 1 draws and goes on"),
              ("classic", 0, "go fish", [3, 0, 4], 10, "classic: seat 1 draws one card and the turn passes"),
              ("classic", 2, "go fish", [2, 5, 6, 0], 9, "classic: seats 3 and 0 each draw one and pass"),
              ("classic", 1, "got cards", [2, 0, 3, 1], 5, "classic: a book emptied seat 1's hand: it draws, then passes"),
@@ -321,6 +323,11 @@ def _next_asker_hidden(rng) -> list[Case]:
         cases.append(_next_asker_case(("pond", "classic")[k % 2], int(rng.integers(n)),
                                       str(rng.choice(["go fish", "got cards", "lucky draw"])), sizes, ocean,
                                       "a hidden case"))
+    # Always one pond case with every hand empty and cards left in the ocean: the game goes on (a
+    # solution that ends the pond game whenever the hands are empty passed every case without it).
+    n = int(rng.integers(2, 7))
+    cases.append(_next_asker_case("pond", int(rng.integers(n)), str(rng.choice(["go fish", "got cards"])), [0] * n,
+                                  int(rng.integers(1, 30)), "a hidden case"))
     return cases
 
 

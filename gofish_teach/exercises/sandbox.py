@@ -5,8 +5,11 @@ endless loop, an exception, a function that eats all the memory. So each call ru
 forked child process (it inherits the learner's function, however it was defined), which
 sends back what it returned as a plain value (:mod:`.plain`: JSON, so an object of the
 learner's never reaches the caller), or what it raised, and everything it printed. If the
-child is not done in time it is killed: a thread cannot stop a ``while True: pass``, a
-process can.
+child is not done in time it is killed, with every process it started: a thread cannot
+stop a ``while True: pass``, a process can. The limits, the reading against a deadline and
+the killing are :mod:`gofish_teach.child`'s, shared with the grader and the tournament (one
+policy: its memory limit is what the kernel holds plus ``memory_mb``, since a fork shares the
+kernel's memory; a file it writes is at most ``memory_mb``; what it sends back is capped).
 
 >>> outcome = call(sorted, ([3, 1, 2],))
 >>> outcome.status, outcome.value
@@ -29,7 +32,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import select
 import signal
 import sys
 import threading
@@ -38,6 +40,7 @@ import traceback
 import warnings
 from dataclasses import dataclass, field
 
+from .. import child
 from . import plain
 
 #: Seconds a single call may take by default.
@@ -46,6 +49,8 @@ TIME_LIMIT = 5.0
 MEMORY_MB = 1024
 #: The most printed text kept from one call (the rest is cut).
 MAX_OUTPUT = 2000
+#: The most one call may send back (its value, plain, and what it printed): more is "too much output".
+MAX_REPLY = 32 * 2**20
 
 
 @dataclass
@@ -91,16 +96,25 @@ def call(func, args=(), kwargs=None, *, time_limit: float = TIME_LIMIT, memory_m
         _child(func, args, kwargs, memory_mb, write)
     os.close(write)
     try:
-        data, finished = _read_until(read, start + time_limit)
+        os.setpgid(pid, pid)  # a group of its own (the child says so too): killed with all it started
+    except OSError:
+        pass
+    try:
+        reply = child.read_all(read, start + time_limit, MAX_REPLY)
     except BaseException:  # the kernel was interrupted while waiting: do not leave the child running
         _kill(pid)
         raise
     finally:
         os.close(read)
-    if not finished:
+    if reply.ended == "deadline":
         _kill(pid)
         return Outcome("timeout", error=f"no answer within the time limit of {time_limit:g} s: is there an endless loop?",
                        seconds=time.monotonic() - start)
+    if reply.ended == "cap":
+        _kill(pid)
+        return Outcome("error", error=f"too much output: the function's process sent back more than "
+                                      f"{MAX_REPLY // 2**20} MB", seconds=time.monotonic() - start)
+    data = reply.data
     _, wait_status = os.waitpid(pid, 0)
     seconds = time.monotonic() - start
     try:
@@ -119,10 +133,14 @@ def call(func, args=(), kwargs=None, *, time_limit: float = TIME_LIMIT, memory_m
 def _child(func, args, kwargs, memory_mb, write) -> None:
     """Run in the forked child: call, send ``(kind, payload, printed)``, and exit at once."""
     try:
+        try:
+            os.setpgid(0, 0)
+        except OSError:
+            pass
         buffer = io.StringIO()
         sys.stdout = sys.stderr = buffer  # the kernel's own streams must not be touched from here
         _mute_display()
-        _limit_memory(memory_mb)
+        child.limit_self(memory_mb, relative=True)
         _leave_network()
         try:
             result = ("ok", func(*args, **kwargs))
@@ -163,27 +181,15 @@ def _outcome(kind, payload, output, seconds) -> Outcome:
                    traceback=trace, output=output, seconds=seconds)
 
 
-def _read_until(fd: int, deadline: float) -> tuple[bytes, bool]:
-    """Everything written to ``fd`` until the writer closes it; ``finished`` False past ``deadline``."""
-    chunks = []
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return b"", False
-        ready, _, _ = select.select([fd], [], [], left)
-        if not ready:
-            continue
-        chunk = os.read(fd, 1 << 16)
-        if not chunk:
-            return b"".join(chunks), True
-        chunks.append(chunk)
-
-
 def _kill(pid: int) -> None:
+    """Kill the call's process and every process it started (its group), and reap it."""
     try:
-        os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
     os.waitpid(pid, 0)
 
 
@@ -207,24 +213,6 @@ def _leave_network() -> None:
         libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNET)
     except (OSError, AttributeError):
         pass
-
-
-def _limit_memory(memory_mb: int | None) -> None:
-    """Cap the child's address space at what it holds now plus ``memory_mb``."""
-    if memory_mb is None:
-        return
-    try:
-        import resource
-
-        with open("/proc/self/statm") as f:
-            current = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-        limit = current + memory_mb * 2**20
-        _, hard = resource.getrlimit(resource.RLIMIT_AS)
-        if hard != resource.RLIM_INFINITY:
-            limit = min(limit, hard)  # never above a limit set from outside (the grader's)
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    except (ImportError, OSError, ValueError):
-        pass  # no /proc or no RLIMIT_AS (macOS): run without a memory cap
 
 
 def _message(e: BaseException) -> str:

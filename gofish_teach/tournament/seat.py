@@ -1,0 +1,301 @@
+"""The tournament's end of an entry's pipe: one learner's entry at one table, in a sandbox of its own.
+
+This is the host's side of the trust boundary: everything here treats the entry's process as
+hostile. Its other side, what runs in that process, is :mod:`.entry`.
+
+A :class:`LearnerPlayer` starts a fresh process (in a fresh sandbox) holding a fresh copy of the
+entry's file, in a folder that is memory of its own. Each decision is one request (its view
+and its seat's seed) and one answer (a line of JSON), each against the decision's deadline: a
+request it does not take in time (it stopped reading, or filled its own input) is a timeout,
+as is an answer that does not come. Between decisions its process is stopped (``SIGSTOP``);
+after each decision no other process may be left running in its sandbox, and what it holds
+(its memory and its files) must be within its memory limit. :meth:`LearnerPlayer.close` kills
+the sandbox: nothing of it is left for the next table.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .. import child, forkserver, jail
+from .wire import Sender
+
+#: Seconds an entry may take to load (import its file) before its first decision.
+START_TIME = 30.0
+#: Longest wait, in seconds, for what ran in a sandbox to end once the sandbox is killed.
+CLOSE_WAIT = 5.0
+#: The most bytes one answer may take (a move is a few); more is a forfeit, not a full memory.
+MAX_ANSWER = 1 << 16
+#: How a forfeit is reported: the kinds an entry's own process may claim.
+KINDS = ("crash", "illegal", "timeout", "memory", "process")
+
+
+class Forfeit(Exception):
+    """An entry broke a rule of the tournament: ``kind`` is crash, illegal, timeout, memory or process."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(message)
+        self.kind = kind
+
+
+class LearnerPlayer:
+    """A learner's entry at one table: a fresh process (in a fresh sandbox) with a fresh copy of its file.
+
+    ``filename`` and ``source`` are the entry's file name and text (sent with the table, so a
+    worker of a cluster needs no shared folder). In the sandbox the copy is written into the
+    sandbox's own folder, which is memory counted in its limit; without it, into a new folder
+    under ``scratch``. ``choose`` asks it for one decision.
+    """
+
+    def __init__(self, filename: str, source: bytes, time_limit: float, memory_mb: int | None, sandboxed: bool,
+                 scratch=None):
+        self.time_limit = time_limit
+        self.sandboxed = sandboxed
+        self.memory_mb = memory_mb
+        self.work = None
+        self.started = False
+        self.closed = False
+        self.worker = None  # the pid of the entry's Python process, as this process sees it
+        self.init = None    # bwrap's init inside the sandbox (orphans become its children)
+        self.proc = self.forked = None
+        self.sender = Sender()
+        # -S: no site, so no .pth file or editable-install finder runs first (a fifth of a start's
+        # time); the paths it would have added are given instead.
+        env = dict(ENV, PYTHONPATH=_import_path())
+        argv = [_python(), "-S", "-m", "gofish_teach.tournament.entry", filename, str(memory_mb or 0)]
+        if sandboxed and forkserver_usable():
+            try:
+                self._fork(filename, source)
+            except forkserver.Unavailable:
+                self.forked = None
+                if child.interrupted():
+                    raise child.Stopped("the run was interrupted") from None
+                _FORKS_FAIL.append(1)  # this machine cannot: one bubblewrap per entry from now on
+        if self.forked is not None:
+            pass
+        elif sandboxed:
+            fd = _in_memory(source)
+            try:
+                argv = jail.command(argv, mode="require", env=env, memory_mb=memory_mb, files={filename: fd})
+                self.proc = child.start(argv, env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")}, pass_fds=[fd])
+            finally:
+                os.close(fd)
+        else:  # a clean environment all the same: nothing of the teacher's session leaks in
+            self.work = Path(tempfile.mkdtemp(prefix="table-", dir=scratch))
+            (self.work / filename).write_bytes(source)
+            env.update(PATH=os.environ.get("PATH", "/usr/bin:/bin"), HOME=str(self.work), LANG="C.UTF-8")
+            self.proc = child.start(argv, env=env, cwd=str(self.work))
+        if self.proc is not None:
+            self.requests, answers = self.proc.stdin.fileno(), self.proc.stdout.fileno()
+        else:
+            self.requests, answers = self.forked.requests, self.forked.answers
+        self.reader = child.LineReader(answers, MAX_ANSWER)
+
+    def _fork(self, filename: str, source: bytes) -> None:
+        """The entry forked by this process's fork server into a fresh sandbox; its file sent on its pipe."""
+        server = forkserver.server(ENV, _python(), _import_path())
+        self.forked = server.fork(filename, self.memory_mb)
+        for fd in (self.forked.requests, self.forked.answers):
+            os.set_blocking(fd, False)
+        self.init, self.worker = self.forked.keeper, self.forked.worker
+        try:
+            child.write_all(self.forked.requests, len(source).to_bytes(4, "big") + source,
+                            time.monotonic() + START_TIME)
+        except (child.Deadline, child.Closed):
+            pass  # it will not load: its answer says so
+
+    def start(self) -> None:
+        """Wait for the entry to load; a :class:`Forfeit` if it cannot."""
+        if not self.started:
+            self._answer(time.monotonic() + START_TIME, START_TIME, "loading the file")
+            self.started = True
+            self._find_worker()
+            self._pause("loading its file")
+
+    def choose(self, view, seat_seed: int) -> tuple:
+        """One decision: the entry gets its view and its seat's seed (a new seed: a new game), nothing else.
+
+        Writing the request and reading the answer share the decision's time limit.
+        """
+        self.start()
+        if self.reader.pending():
+            self.close()
+            raise Forfeit("crash", "it wrote to the tournament's channel out of turn (only the answer to the "
+                                   "question asked may come back)")
+        message = self.sender.request(view, seat_seed)
+        deadline = time.monotonic() + self.time_limit
+        self._signal(signal.SIGCONT)
+        try:
+            child.write_all(self.requests, message, deadline)
+        except child.Deadline:
+            self.close()
+            raise Forfeit("timeout", f"it did not take the tournament's request within the time limit of "
+                                     f"{self.time_limit:g} s (it stopped reading, or filled its own input)") from None
+        except child.Closed:
+            self.close()
+            raise Forfeit("crash", "its process had ended") from None
+        move = self._answer(deadline, self.time_limit, "one decision")
+        if self.reader.buffer:  # more than one answer: whichever line is its own, it spoke out of turn
+            self.close()
+            raise Forfeit("crash", "it wrote to the tournament's channel out of turn (only the answer to the "
+                                   "question asked may come back)")
+        self._pause("its decision")
+        return move
+
+    def _answer(self, deadline: float, limit: float, what: str):
+        try:
+            line = self.reader.line(deadline)
+        except child.Deadline:
+            self.close()
+            raise Forfeit("timeout", f"no answer within the time limit of {limit:g} s for {what}") from None
+        except child.Closed:
+            self.close()
+            raise Forfeit("crash", "its process ended without answering (it may have run out of memory)") from None
+        except ValueError:
+            self.close()
+            raise Forfeit("crash", f"it answered more than {MAX_ANSWER:,} bytes for {what}, not a move") from None
+        try:
+            reply = json.loads(line)
+            if not isinstance(reply, dict):
+                raise ValueError
+        except (ValueError, RecursionError):
+            self.close()
+            raise Forfeit("crash", "it answered something that is not a move") from None
+        if "error" in reply:
+            self.close()
+            kind = reply.get("kind")
+            raise Forfeit(kind if kind in KINDS else "crash", one_line(reply["error"]))
+        return reply.get("move")
+
+    # ------------------------------------------------------------------ its processes
+    def _find_worker(self) -> None:
+        if self.forked is not None:
+            return  # the fork server said which
+        if not self.sandboxed:
+            self.worker = self.proc.pid
+            return
+        # bwrap (our child) -> bwrap's init, pid 1 inside -> the worker, pid 2 inside.
+        outer = child.children(self.proc.pid)
+        inner = child.children(outer[0]) if len(outer) == 1 else []
+        if len(inner) != 1:
+            self.close()
+            raise Forfeit("process", f"it started {max(len(inner) - 1, 0)} other process(es) while loading; "
+                                     "an entry must decide in its own process")
+        self.init, self.worker = outer[0], inner[0]
+
+    def _others(self, threads: int = 0) -> list[int]:
+        """Processes still running in this entry's sandbox other than the worker (zombies aside). Forked,
+        the worker is process 1 of its namespace, so every orphan is its child too."""
+        if threads == 1:  # one thread: its children are that thread's (a listing of the threads saved)
+            found = [p for p in child.children_of_task(self.worker) if child.running(p)]
+        else:
+            found = [p for p in child.children(self.worker) if child.running(p)]
+        if self.init is not None and self.forked is None:
+            found += [p for p in child.children_of_task(self.init) if p != self.worker and child.running(p)]
+        return found
+
+    def held(self, resident: int | None = None) -> int:
+        """Bytes the entry holds: its process's memory and, in the sandbox, what its private folders hold."""
+        folders = [f"/proc/{self.worker}/root{f}" for f in jail.PRIVATE] if self.sandboxed else []
+        size = (self.memory_mb or 0) * 2**20
+        if resident is None:
+            return child.held([self.worker], folders, size)
+        return resident + sum(child.folder_used(f, size) for f in folders)
+
+    def _pause(self, after: str) -> None:
+        """Stop the entry until its next decision; a :class:`Forfeit` if it left a process running,
+        or holds more than its memory limit (its memory and its files together)."""
+        self._signal(signal.SIGSTOP)
+        threads, resident = child.threads_and_resident(self.worker)  # one read for both
+        others = self._others(threads)
+        if others:
+            self.close()
+            raise Forfeit("process", f"it left {len(others)} process(es) running after {after} (a fork, or a "
+                                     "child started with setsid); an entry must decide in its own process")
+        if self.memory_mb and self.held(resident) > self.memory_mb * 2**20:
+            self.close()
+            raise Forfeit("memory", f"it held more than its memory limit of {self.memory_mb} MB after {after} "
+                                    "(its memory and the files it wrote, which are memory too)")
+
+    def _signal(self, sig) -> None:
+        try:
+            os.kill(self.worker, sig)
+        except (ProcessLookupError, PermissionError, TypeError):
+            pass  # it has ended: the next read says so
+
+    def close(self) -> None:
+        """Kill the entry's sandbox (everything inside dies with it), wait until what ran inside has
+        ended, and delete its copy."""
+        if self.closed:
+            return
+        self.closed = True
+        if self.forked is not None:  # process 1 of its namespace: once it has ended, so has all it started
+            inside = [self.worker]
+        else:
+            inside = [self.init, self.worker] + self._others() if self.sandboxed and self.init is not None else []
+        if self.proc is not None:
+            child.finish(self.proc)
+        elif self.forked is not None:
+            self.forked.kill()
+            for fd in (self.forked.requests, self.forked.answers):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        # The kernel kills the rest of the sandbox once its init has died, but not before bwrap's own
+        # exit is reported: a child the entry started with setsid could be seen for a moment after
+        # (a fresh clone's test did). Wait for it, bounded (a pid may be reused meanwhile).
+        deadline = time.monotonic() + CLOSE_WAIT
+        while any(child.running(p) for p in inside) and time.monotonic() < deadline:
+            time.sleep(0.005)
+        if self.work is not None:
+            import shutil
+
+            shutil.rmtree(self.work, ignore_errors=True)
+
+
+#: The environment of an entry's process.
+ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1",
+       "MPLBACKEND": "Agg", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONSAFEPATH": "1"}
+_FORKS_FAIL: list = []
+
+
+def forkserver_usable() -> bool:
+    """Whether sandboxed entries are forked by the fork server (else: one bubblewrap each, as a fallback
+    where the system allows no namespaces inside bubblewrap, or ``GOFISH_FORKSERVER=0``)."""
+    return not _FORKS_FAIL and os.environ.get("GOFISH_FORKSERVER", "1") != "0" and sys.platform.startswith("linux")
+
+
+def _in_memory(data: bytes) -> int:
+    """A descriptor on a file in memory holding ``data``, read from its start (bwrap copies it in)."""
+    fd = os.memfd_create("entry", 0)
+    os.write(fd, data)
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
+
+
+def _python() -> str:
+    """This Python, by a path that works inside the sandbox: the virtual environment's folder
+    resolved (``.venv`` may be a link, to a place the sandbox does not show), its program not
+    (a venv's ``python`` links to the base interpreter, which would not see the venv)."""
+    folder, name = os.path.split(sys.executable)
+    return os.path.join(os.path.realpath(folder), name)
+
+
+def _import_path() -> str:
+    """Where the entry's Python finds this package and the installed ones, without ``site``."""
+    import sysconfig
+
+    folders = [os.path.dirname(jail.package_dir()), sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]]
+    return os.pathsep.join(dict.fromkeys(os.path.realpath(f) for f in folders))
+
+
+def one_line(text, limit: int = 300) -> str:
+    """An entry's own words (an error message), on one line and not too long, for the leaderboard."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
