@@ -131,10 +131,75 @@ def test_each_check_has_a_stub_cell_and_its_saved_report(path):
             f"{path.name} cell {i}: commit the check's report on the stub"
 
 
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
+def test_stubs_state_the_task_not_the_formula(path):
+    """A stub's docstring says what to compute, not how: no formula (``**``, 1.96, "times", "divided by")."""
+    for i, source, _ in cells(path, "check-understanding"):
+        for doc in re.findall(r'"""(.*?)"""', source, re.S):
+            assert not re.search(r"\*\*|1\.96|\btimes\b|divided by|binomtest", doc), f"{path.name} cell {i}: {doc}"
+
+
 @pytest.mark.parametrize("ex", INLINE, ids=lambda ex: ex.id)
 def test_reference_passes_its_check(ex):
     report = run_check(ex, REFERENCES[ex.id])
     assert report.total >= 3 and report.passed == report.total, report.text()
+    assert report.hidden_total == ex.hidden_in_check >= 3 and report.hidden_passed == report.hidden_total, report.text()
+    assert "Well done!" in report.text()
+
+
+@pytest.mark.parametrize("ex", INLINE, ids=lambda ex: ex.id)
+def test_a_table_of_the_printed_answers_fails_the_hidden_cases(ex):
+    """A function that looks up every public case's printed answer passes those, and fails every hidden case."""
+    answers = {repr((case.args, sorted(case.kwargs.items()))): case.expected for case in ex.cases()}
+
+    def table(*args, **kwargs):
+        return answers[repr((args, sorted(kwargs.items())))]
+
+    report = run_check(ex, table)
+    text = report.text()
+    assert report.passed == report.total, text
+    assert report.hidden_total == ex.hidden_in_check and report.hidden_passed == 0, text
+    assert "Well done!" not in text and text.count("Hidden case ") == report.hidden_total
+    for r in report.hidden_results:  # a hidden case shows its input and what came back, never its answer
+        assert r.case.shown in text and "KeyError" in text
+        assert "expected" not in text.split(r.case.shown, 1)[1].split("Hidden case")[0]
+
+
+@pytest.mark.parametrize("ex", INLINE, ids=lambda ex: ex.id)
+def test_hidden_cases_are_new_each_run_and_the_graders_are_seeded(ex):
+    public = {case.shown for case in ex.cases()}
+    runs = [[case.shown for case in ex.check_hidden_cases()] for _ in range(3)]
+    assert all(len(run) == ex.hidden_in_check and not public & set(run) for run in runs)
+    if ex.id not in ("L02-full-house", "L01-deal-size"):  # few inputs exist: runs may repeat
+        assert runs[0] != runs[1] or runs[1] != runs[2]
+    assert [c.shown for c in ex.hidden_cases(7)] == [c.shown for c in get_exercise(ex.id).hidden_cases(7)]
+
+
+def test_the_lessons_own_methods_pass():
+    """scipy's norm.ppf for z (lesson 6, section 7) and hypergeom.sf (lesson 0) are right answers."""
+    def games_needed(delta, sigma):
+        import math
+
+        from scipy.stats import norm
+
+        return math.ceil(((norm.ppf(0.975) + norm.ppf(0.80)) * sigma / delta) ** 2)
+
+    def p_at_least_one(unseen, copies, hand_size):
+        from scipy.stats import hypergeom
+
+        return hypergeom.sf(0, unseen, copies, hand_size)
+
+    for ex_id, func in [("L06-games-needed", games_needed), ("L00-p-at-least-one", p_at_least_one)]:
+        report = run_check(ex_id, func)
+        assert report.passed == report.total and report.hidden_passed == report.hidden_total > 0, report.text()
+
+
+def test_games_needed_still_catches_rounding_down():
+    def games_needed(delta, sigma):
+        return int(((1.96 + 0.84) * sigma / delta) ** 2)
+
+    report = run_check("L06-games-needed", games_needed)
+    assert report.passed < report.total and "one game short" in report.text()
 
 
 @pytest.mark.parametrize("ex", INLINE, ids=lambda ex: ex.id)
@@ -144,6 +209,9 @@ def test_stub_gets_the_stub_note(ex):
 
     report = run_check(ex, stub)
     assert report.stub and report.passed == 0 and "still raises NotImplementedError" in report.text()
+    # the committed report on the stub shows no answer, and is the same every run (strict nbval)
+    assert "expected:" not in report.text() and report.hidden_total == 0 and "hidden cases" in report.text()
+    assert report.text() == run_check(ex, stub).text()
 
 
 def test_inline_ids_are_unique_and_name_their_lesson():

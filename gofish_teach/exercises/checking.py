@@ -12,6 +12,12 @@ process calls :meth:`Exercise.call` on each case's :meth:`Exercise.wire` and pri
 value; the grader judges it with :meth:`Exercise.judge`. It adds hidden cases
 (:meth:`Exercise.hidden_cases`), made from a seed only the grader knows.
 
+The lessons' checks (:mod:`.inline`, ``hidden_in_check`` > 0) run hidden cases in the check cell
+too: new random inputs each run, from a seed drawn then (:mod:`secrets`), so nothing in the
+notebook can predict them. Their expected answers are never printed: a hidden case shows its
+input and what came back only when it is wrong, so a table of the printed answers fails them.
+While the function is still the stub, the report shows no expected answer at all.
+
 >>> from gofish_teach.exercises import run_check
 >>> def deal(deck, n_players, hand_size):
 ...     raise NotImplementedError("write deal")
@@ -21,6 +27,8 @@ value; the grader judges it with :meth:`Exercise.judge`. It adds hidden cases
 """
 from __future__ import annotations
 
+import secrets
+import zlib
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -66,6 +74,8 @@ class Exercise:
     time_limit: float = sandbox.TIME_LIMIT
     make_cases: Callable[[], list[Case]] | None = None
     make_hidden: Callable[[np.random.Generator], list[Case]] | None = None
+    #: How many hidden cases the check cell runs (new ones each run); 0: only the grader's.
+    hidden_in_check: int = 0
 
     def cases(self) -> list[Case]:
         """The public cases, made once per process (some take a moment: they play games)."""
@@ -80,8 +90,19 @@ class Exercise:
             return []
         made = self.__dict__.setdefault("_hidden", {})  # one seed per grading run: made once, for every learner
         if seed not in made:
-            made[seed] = self.make_hidden(np.random.default_rng([int(seed), int(self.id[:2])]))
+            made[seed] = self.make_hidden(np.random.default_rng([int(seed), self._seed_key()]))
         return made[seed]
+
+    def _seed_key(self) -> int:
+        """The exercise's part of a hidden seed: its number (``"07-p-lucky"``), or a hash of a lesson check's id."""
+        head = self.id[:2]
+        return int(head) if head.isdigit() else zlib.crc32(self.id.encode())
+
+    def check_hidden_cases(self) -> list[Case]:
+        """The hidden cases a check cell runs: new each call, from a seed drawn now and never shown."""
+        if self.make_hidden is None or self.hidden_in_check <= 0:
+            return []
+        return self.make_hidden(np.random.default_rng(secrets.randbits(128)))[: self.hidden_in_check]
 
     def wire(self, case: Case):
         """The call as plain data, for the learner's process."""
@@ -155,16 +176,23 @@ class Report:
     total: int
     missing: str = ""
     stale: str = ""
+    #: The hidden cases run (lesson checks): ``hidden_total`` of them, none while the function is the stub.
+    hidden_results: list[CaseResult] = field(default_factory=list)
+    hidden_total: int = 0
 
     @property
     def passed(self) -> int:
         return sum(r.right for r in self.results)
 
     @property
+    def hidden_passed(self) -> int:
+        return sum(r.right for r in self.hidden_results)
+
+    @property
     def status(self) -> str:
         if self.missing:
             return "error"
-        seen = [r.outcome.status for r in self.results] or ["ok"]
+        seen = [r.outcome.status for r in self.results + self.hidden_results] or ["ok"]
         return max(seen, key=STATUS_ORDER.index)
 
     @property
@@ -186,19 +214,36 @@ class Report:
             lines.append(f"Case {k}: {r.case.shown}")
             if r.case.note:
                 lines.append(f"  ({r.case.note})")
-            lines.append(f"  expected: {ex.show_expected(r.case)}")
-            lines.append(f"  returned: {_returned(ex, r.outcome)}")
-            if r.outcome.output.strip():
-                lines.append("  printed:  " + _short(r.outcome.output.strip()).replace("\n", "\n            "))
-            verdict = "right" if r.right else "WRONG" + (f": {r.hint}" if r.hint else "")
-            lines.append(f"  -> {verdict}")
+            if not (ex.hidden_in_check and r.outcome.exception == "NotImplementedError"):
+                lines.append(f"  expected: {ex.show_expected(r.case)}")
+            lines += _what_came_back(ex, r)
         skipped = self.total - len(self.results)
         if skipped:
             lines.append(f"The other {skipped} case(s) were not run: the last one ran out of time, and each would "
                          "wait as long again. Fix the endless loop first.")
-        lines.append(f"Result: {self.passed} of {self.total} cases right." +
-                     (" Well done!" if self.passed == self.total and not self.stale else ""))
+        lines += self._hidden_text()
+        everything = self.passed == self.total and self.hidden_passed == self.hidden_total
+        hidden = f", and {self.hidden_passed} of {self.hidden_total} hidden cases" if self.hidden_total else ""
+        lines.append(f"Result: {self.passed} of {self.total} cases right{hidden}." +
+                     (" Well done!" if everything and not self.stale else ""))
         return "\n".join(lines)
+
+    def _hidden_text(self) -> list[str]:
+        ex = self.exercise
+        if not ex.hidden_in_check:
+            return []
+        if not self.hidden_total:
+            return [f"Then {ex.hidden_in_check} hidden cases: new random inputs each run, their answers never shown. "
+                    "They run once your function returns answers."]
+        lines = []
+        for k, r in enumerate(self.hidden_results, 1):
+            if not r.right:
+                lines.append(f"Hidden case {k}: {r.case.shown}")
+                lines += _what_came_back(ex, r)
+        lines.append(f"Hidden cases (new random inputs each run, answers not shown): {self.hidden_passed} of "
+                     f"{self.hidden_total} right" + ("." if self.hidden_passed == self.hidden_total else
+                                                     ": each wrong one is shown above with what came back."))
+        return lines
 
     def __repr__(self) -> str:
         return f"<Report {self.exercise.id}: {self.passed} of {self.total} right, status {self.status}>"
@@ -218,6 +263,15 @@ def run_check(exercise, func, *, time_limit: float | None = None) -> Report:
     if not callable(func):
         return Report(ex, [], len(cases), missing=f"There is no function to check: got {func!r}. Define "
                                                   f"{ex.function}(...) in a cell above and run that cell first.")
+    results = _run_cases(ex, func, cases)
+    report = Report(ex, results, len(cases))
+    if ex.hidden_in_check and len(results) == len(cases) and not report.stub:
+        hidden = ex.check_hidden_cases()
+        report.hidden_results, report.hidden_total = _run_cases(ex, func, hidden), len(hidden)
+    return report
+
+
+def _run_cases(ex: Exercise, func, cases: list[Case]) -> list[CaseResult]:
     results = []
     for case in cases:
         outcome = ex.run_case(func, case)
@@ -225,7 +279,16 @@ def run_check(exercise, func, *, time_limit: float | None = None) -> Report:
         results.append(CaseResult(case, outcome, right, hint))
         if outcome.status == "timeout":
             break
-    return Report(ex, results, len(cases))
+    return results
+
+
+def _what_came_back(ex: Exercise, r: CaseResult) -> list[str]:
+    lines = [f"  returned: {_returned(ex, r.outcome)}"]
+    if r.outcome.output.strip():
+        lines.append("  printed:  " + _short(r.outcome.output.strip()).replace("\n", "\n            "))
+    verdict = ("right" + (f" ({r.hint})" if r.hint else "")) if r.right else "WRONG" + (f": {r.hint}" if r.hint else "")
+    lines.append(f"  -> {verdict}")
+    return lines
 
 
 def check(exercise, func, *, time_limit: float | None = None) -> None:
