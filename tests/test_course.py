@@ -231,3 +231,24 @@ def test_inline_hints_for_inexact_answers():
     text = run_check("L03-hypergeom-mean-var", floats).text()
     assert "item 0 is wrong: right value, but a float is rounded: return a fractions.Fraction" in text
     assert "return a fractions.Fraction, not a str" in run_check("L02-expected-pairs", stringy).text()
+
+
+def test_an_error_names_the_learners_line_not_pythons():
+    """Issue 35, item 9: Fraction(1, 0) in the learner's code named "line 157, in __new__" of fractions.py."""
+    from fractions import Fraction
+
+    def posterior_probability(prior, likelihood_ratio):
+        odds = Fraction(prior, 1 - prior)  # a prior of 1 divides by zero inside Fraction
+        return odds * likelihood_ratio / (1 + odds * likelihood_ratio)
+
+    def own_error(prior, likelihood_ratio):
+        return 1 / 0
+
+    line = posterior_probability.__code__.co_firstlineno + 1
+    text = run_check("L04-posterior-probability", posterior_probability).text()
+    assert f"ZeroDivisionError: Fraction(1, 0) (line {line}, in posterior_probability, in a call into Python's " \
+           "fractions.py)" in text, text
+    assert "__new__" not in text
+    line = own_error.__code__.co_firstlineno + 1
+    assert f"ZeroDivisionError: division by zero (line {line}, in own_error)" in \
+        run_check("L04-posterior-probability", own_error).text()

@@ -255,3 +255,22 @@ def test_leaving_the_box_checks_nothing_even_after_a_check(number):
     page.type_and_check(box, "4.26%")
     page.free()
     assert box.feedback.right
+
+
+@pytest.mark.parametrize("given, says", [("15.0000001", "15.0000001 is a little above the answer"),
+                                         ("14.9999", "14.9999 is a little below the answer"),
+                                         ("16", "16 is too high")])
+def test_a_near_miss_of_an_exact_answer_is_named_as_such(given, says):
+    """Issue 35, item 9: '15.0000001' against 15 was answered '(15) is too high'."""
+    q = Question("How many asks?", answer=15, tolerance=0, explain="Three opponents, five ranks.")
+    fb = q.answer(given)
+    assert not fb.right and says in fb.text and "(15) is too high" not in fb.text
+    if "little" in says:
+        assert "only the exact value counts" in fb.text
+
+
+def test_a_wrong_number_never_reads_as_the_answer(number):
+    just_above = Fraction(2, 47) + Fraction(1, 10**7)
+    q = Question("P?", answer=Fraction(2, 47), tolerance=Fraction(1, 10**8), explain="E.")
+    fb = q.answer(str(float(just_above)))
+    assert not fb.right and "(0.04255) is too" not in fb.text and "0.0425533... is too high" in fb.text

@@ -27,6 +27,7 @@ While the function is still the stub, the report shows no expected answer at all
 """
 from __future__ import annotations
 
+import re
 import secrets
 import zlib
 from dataclasses import dataclass, field
@@ -359,12 +360,45 @@ def _returned(ex: Exercise, outcome: sandbox.Outcome) -> str:
 
 
 def _last_line_of_learner(trace: str) -> str:
-    """``line 3, in deal`` from the deepest frame of the traceback, if any."""
-    frames = [line.strip() for line in trace.splitlines() if line.strip().startswith("File ")]
+    """``line 3, in deal``: the deepest frame of the traceback in the learner's own code.
+
+    An error raised inside Python or a library the learner called (``Fraction(1, 0)`` raises in
+    fractions.py) names the learner's line that called it, and the module it came from.
+    """
+    frames = re.findall(r'^\s*File "([^"]*)", (line \d+, in .+)$', trace, re.M)
     if not frames:
         return ""
-    last = frames[-1]
-    return last.split(", ", 1)[1] if ", " in last else last
+    theirs = [(path, where) for path, where in frames if not _not_theirs(path)]
+    if not theirs:
+        return frames[-1][1]
+    path, where = theirs[-1]
+    inner = frames[-1][0]
+    if inner != path:
+        return f"{where}, in a call into {_module_name(inner)}"
+    return where
+
+
+def _not_theirs(path: str) -> bool:
+    """Whether a traceback's file is Python's own, an installed library's or this kit's, not the learner's."""
+    import os
+    import sysconfig
+
+    if path.startswith("<frozen "):
+        return True
+    real = os.path.realpath(path)
+    roots = {os.path.realpath(sysconfig.get_path(name)) for name in ("stdlib", "platstdlib", "purelib", "platlib")}
+    roots.add(os.path.realpath(os.path.dirname(os.path.dirname(__file__))))  # gofish_teach itself
+    return any(real == root or real.startswith(root + os.sep) for root in roots)
+
+
+def _module_name(path: str) -> str:
+    import os
+    import sysconfig
+
+    real = os.path.realpath(path)
+    stdlib = os.path.realpath(sysconfig.get_path("stdlib"))
+    name = os.path.basename(path)
+    return f"Python's {name}" if real.startswith(stdlib + os.sep) and "site-packages" not in real else name
 
 
 def _short(text: str, limit: int = 400) -> str:

@@ -155,13 +155,19 @@ class Question:
             return Feedback("invalid", f"{_MARKS['invalid']} {problem}")
         right = self.shown_answer()
         if abs(value - self.correct) <= self.tolerance:
-            near = "" if value == self.correct else f" You said {_show(value)}; the exact answer is {right}."
+            near = "" if value == self.correct else f" You said {_show_apart(value, self.correct)}; the exact answer is {right}."
             return Feedback("right", f"{_MARKS['right']}{near} {self.explain}")
         for wrong_value, why in self.wrong.items():
             if abs(value - wrong_value) <= self.tolerance:
                 return Feedback("wrong", f"{_MARKS['wrong']} {why}\nThe answer is {right}. {self.explain}")
         side = "too high" if value > self.correct else "too low"
-        return Feedback("wrong", f"{_MARKS['wrong']} {_show(value)} is {side}.\nThe answer is {right}. {self.explain}")
+        shown = _show_apart(value, self.correct)
+        gap = abs(value - self.correct)
+        if not self.tolerance and gap <= Fraction(1, 1000) * max(1, abs(self.correct)):
+            # a rounded or mistyped exact answer: "too high" alone would read as a slip of ours
+            side = (("a little above" if value > self.correct else "a little below") +
+                    " the answer, and only the exact value counts here (a fraction such as 1/3 is exact)")
+        return Feedback("wrong", f"{_MARKS['wrong']} {shown} is {side}.\nThe answer is {right}. {self.explain}")
 
     def shown_answer(self) -> str:
         """The right answer as the feedback writes it: ``"C, \\"less than 1/2\\""`` or ``"2/47 (0.0426)"``."""
@@ -322,6 +328,40 @@ def _is_decimal(s: str) -> bool:
 
 def _exact(x) -> Fraction:
     return x if isinstance(x, Fraction) else Fraction(x) if isinstance(x, int) else Fraction(str(x))
+
+
+def _show_apart(value: Fraction, correct: Fraction) -> str:
+    """``value`` as :func:`_show` writes it, with more digits when its short form would read as ``correct``.
+
+    >>> _show_apart(Fraction("15.0000001"), Fraction(15))
+    '15.0000001'
+    >>> _show_apart(Fraction(1, 3) + Fraction(1, 10**9), Fraction(1, 3))
+    '0.333333334...'
+    """
+    shown = _show(value)
+    if value == correct or (_show(correct) not in shown and f"({_decimal(correct)})" not in shown):
+        return shown
+    for digits in range(5, 18):
+        decimal = f"{float(value):.{digits}g}"
+        if Fraction(decimal) == value:
+            return decimal
+        if float(decimal) != float(correct) and Fraction(decimal) != correct and _apart(decimal, correct, digits):
+            return f"{decimal}..."
+    return str(value)
+
+
+def _decimal(x: Fraction) -> str:
+    try:
+        return f"{float(x):.4g}"
+    except OverflowError:
+        return str(x)
+
+
+def _apart(decimal: str, correct: Fraction, digits: int) -> bool:
+    try:
+        return f"{float(correct):.{digits}g}" != decimal
+    except OverflowError:
+        return True
 
 
 def _show(x: Fraction) -> str:
