@@ -211,12 +211,15 @@ class Report:
         if self.stub:
             lines.append(f"NOTE: {ex.function}() still raises NotImplementedError: that is the stub. Replace the "
                          "line `raise NotImplementedError(...)` with your code, run that cell, then run this one again.")
+            if ex.hidden_in_check:
+                lines.append("The cases it is checked on (each answer is shown once your function returns one):")
         for k, r in enumerate(self.results, 1):
             lines.append(f"Case {k}: {r.case.shown}")
             if r.case.note:
                 lines.append(f"  ({r.case.note})")
-            if not (ex.hidden_in_check and r.outcome.exception == "NotImplementedError"):
-                lines.append(f"  expected: {ex.show_expected(r.case)}")
+            if ex.hidden_in_check and r.outcome.exception == "NotImplementedError":
+                continue  # the stub: the case, its answer kept back until the function returns one (see NOTE)
+            lines.append(f"  expected: {ex.show_expected(r.case)}")
             lines += _what_came_back(ex, r)
         skipped = self.total - len(self.results)
         if skipped:
