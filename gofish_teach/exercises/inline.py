@@ -211,7 +211,8 @@ def _ask_success_share_hidden(rng):
         r = _RANK_NAMES[_int(rng, 1, 9)]
         log.append(f"{asker} asks {asked} for {r}s.")
         if rng.random() < 0.5:
-            log.append(f"{asked} gives {asker} {['one', 'two', 'three'][_int(rng, 0, 2)]} {r}.")
+            given = _int(rng, 1, 3)
+            log.append(f"{asked} gives {asker} {['one', 'two', 'three'][given - 1]} {r}{'s' if given > 1 else ''}.")
         else:
             log.append(f'{asked} says "Go Fish!"')
             log.append(f"{asker} draws {r}♠, the rank asked for, and shows it: lucky draw!" if rng.random() < 0.3
