@@ -10,7 +10,9 @@ case, a per-case report). A lesson has a stub cell the learner fills in and a ch
 finds these ids too. Each entry's expected answers come from a reference function here, kept in
 :data:`REFERENCES` (the answer key, and what tests/test_course.py runs to show every check
 passes). To add one, write the reference and call :func:`inline` below the others; arguments
-and answers are plain values (ints, strings, lists, dicts, ``Fraction``).
+and answers are plain values (ints, strings, lists, dicts, ``Fraction``). Give each a ``hidden``
+maker too: the check cell then runs 5 hidden cases, new random inputs each run whose answers it
+never prints (:mod:`.checking`), so a table of the printed answers does not pass.
 
 In the lesson notebooks the stub cell and the check cell carry the cell tag
 ``check-understanding``; tests/test_course.py finds the ids in the check cells' ``check("...")``
