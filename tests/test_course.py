@@ -172,7 +172,9 @@ def test_hidden_cases_are_new_each_run_and_the_graders_are_seeded(ex):
     assert all(len(run) == ex.hidden_in_check and not public & set(run) for run in runs)
     if ex.id not in ("L02-full-house", "L01-deal-size"):  # few inputs exist: runs may repeat
         assert runs[0] != runs[1] or runs[1] != runs[2]
-    assert [c.shown for c in ex.hidden_cases(7)] == [c.shown for c in get_exercise(ex.id).hidden_cases(7)]
+    graders = [c.shown for c in ex.hidden_cases(7)]
+    ex.__dict__.pop("_hidden", None)  # made again from the same seed: the same cases (the grader's --hidden-seed)
+    assert len(graders) == ex.hidden_in_check and [c.shown for c in ex.hidden_cases(7)] == graders
 
 
 def test_the_lessons_own_methods_pass():
