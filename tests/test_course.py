@@ -254,3 +254,18 @@ def test_an_error_names_the_learners_line_not_pythons():
     line = own_error.__code__.co_firstlineno + 1
     assert f"ZeroDivisionError: division by zero (line {line}, in own_error)" in \
         run_check("L04-posterior-probability", own_error).text()
+
+
+def test_a_hidden_case_that_runs_out_of_time_stops_the_rest():
+    public = [list(case.args) for case in get_exercise("L05-brier-score").cases()]
+    reference = REFERENCES["L05-brier-score"]
+
+    def brier_score(probs, outcomes):
+        while [probs, outcomes] not in public:  # any hidden case: an endless loop
+            pass
+        return reference(probs, outcomes)
+
+    report = run_check("L05-brier-score", brier_score, time_limit=0.5)
+    text = report.text()
+    assert report.passed == report.total and report.status == "timeout" and len(report.hidden_results) == 1
+    assert f"The other {report.hidden_total - 1} hidden case(s) were not run" in text and "Well done!" not in text

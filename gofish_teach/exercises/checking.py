@@ -244,6 +244,9 @@ class Report:
             if not r.right:
                 lines.append(f"Hidden case {k}: {r.case.shown}")
                 lines += _what_came_back(ex, r)
+        if len(self.hidden_results) < self.hidden_total:
+            lines.append(f"The other {self.hidden_total - len(self.hidden_results)} hidden case(s) were not run: the "
+                         "last one ran out of time. Fix the endless loop first.")
         lines.append(f"Hidden cases (new random inputs each run, answers not shown): {self.hidden_passed} of "
                      f"{self.hidden_total} right" + ("." if self.hidden_passed == self.hidden_total else
                                                      ": each wrong one is shown above with what came back."))
