@@ -163,18 +163,17 @@ def test_a_bug_in_checking_is_a_message_not_a_traceback(choice, monkeypatch):
     assert choice.widget.respond("A").status == "invalid"
 
 
-def test_display_makes_the_question_a_note_and_the_widget(choice):
+def test_display_makes_three_outputs(choice):
     from IPython.core.interactiveshell import InteractiveShell
     from IPython.utils.capture import capture_output
 
     InteractiveShell.instance()
     with capture_output() as captured:
         choice._ipython_display_()
-    first, note, second = captured.outputs  # the question, the note shown until the widget is drawn, the widget
-    assert "gf-placeheld" in note.data["text/html"]
+    first, note, second = captured.outputs  # the question, the note until the cell has run, the model id
     assert "Predict first." in first.data["text/html"] and "C. less than 1/2" in first.data["text/plain"]
-    assert "application/vnd.jupyter.widget-view+json" in second.data
-    assert set(second.data) == {"application/vnd.jupyter.widget-view+json"}  # the model id alone
+    assert "appears here once this cell has run" in note.data["text/plain"]
+    assert set(second.data) == {"application/vnd.jupyter.widget-view+json"}
 
 
 # ---------------------------------------------------------------- messages in the order a browser sends them
