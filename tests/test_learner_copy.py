@@ -117,7 +117,7 @@ def test_run_all_in_a_learners_lesson_stops_at_the_first_result_until_answered(v
     folder = _lessons_from_the_wheel(venv)
     lesson = folder / "lessons" / "00-welcome.ipynb"
     out = venv["home"] / "ran.ipynb"
-    venv["run"](venv["bin"] / "jupyter", "nbconvert", "--to", "notebook", "--execute", "--allow-errors",
+    venv["run"](venv["python"], "-m", "nbconvert", "--to", "notebook", "--execute", "--allow-errors",
                 "--output", out, lesson, cwd=folder / "lessons")
     cells = json.loads(out.read_text())["cells"]
     errors = [(c, o) for c in cells if c["cell_type"] == "code" for o in c["outputs"] if o["output_type"] == "error"]
