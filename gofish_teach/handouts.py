@@ -155,12 +155,12 @@ def for_paper(nb, key: bool = False):
         if cell.metadata.get("gofish_teach", {}).get("reveals"):
             holding = True
         cell.source = TEST_MARKER.sub("", cell.source)
+        if _only_figures(cell):
+            cell.metadata.setdefault("tags", []).append(HIDE_INPUT)
         if holding and not key and cell.get("outputs"):
             cell.outputs = [_note("On screen, the result appears here once you have answered the question above "
                                   "and run this cell.")]
             continue
-        if _only_figures(cell):
-            cell.metadata.setdefault("tags", []).append(HIDE_INPUT)
         if any("NotImplementedError" in str(o) for o in cell.get("outputs", [])):
             cell.outputs = [_note("On screen, running this cell checks your function on several cases and says "
                                   "which are right.")]
