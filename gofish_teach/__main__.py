@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import course, grade, handouts, play, tournament
+from . import course, first_answers, grade, handouts, play, tournament
 from .quiz import command as quiz_command
 from .rules import PRESETS
 from .simulate import NoWorkers, dask_client, simulate
@@ -60,7 +60,7 @@ def add_simulate(commands) -> None:
 
 #: The commands, each added to the parser by its function (which sets ``run``).
 COMMANDS = [add_simulate, grade.add_command, tournament.add_command, course.add_command, play.add_command,
-            handouts.add_command, quiz_command.add_command]
+            handouts.add_command, quiz_command.add_command, first_answers.add_command]
 
 
 def build_parser() -> argparse.ArgumentParser:

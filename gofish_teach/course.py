@@ -3,7 +3,9 @@
 The notebooks come from the installed package (a wheel carries the repository's
 ``notebooks/*.ipynb`` and ``exercises/*.ipynb``, copied in at build time by ``setup.py``; an
 editable install reads those folders directly). Never the solutions, nor the teacher's
-material (``notebooks/README.md``, anything in a subfolder of ``notebooks/``).
+material (``notebooks/README.md``, anything in a subfolder of ``notebooks/``). A lesson is
+copied as a learner should meet it (:func:`learner_notebook`): every cell that shows a
+predict-first question's result is emptied and waits until the question is answered.
 
 ``DIR`` gets ``lessons/`` and ``exercises/``, ready for ``jupyter lab DIR``, and a small
 manifest, ``.gofish-course.json``, with the hash of every notebook written. The manifest tells
@@ -71,6 +73,62 @@ def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+#: The line a learner's copy puts at the top of a cell that shows a question's result.
+REVEAL_LINE = "from gofish_teach.widgets import reveal\nreveal({ids})  # answer the question above first: this cell waits for it\n"
+
+
+def learner_notebook(data: bytes) -> bytes:
+    """A lesson as a learner gets it: no question's result shown before the question is answered.
+
+    A cell that shows a question's result (tagged ``reveal`` in the lesson, its metadata naming
+    the questions: ``{"gofish_teach": {"reveals": [id, ...]}}``) loses its saved output, with the
+    code cells right after it, and starts with ``reveal(id)``, which stops the cell until the
+    question is answered, then saves the learner's first answer in its output
+    (:func:`gofish_teach.widgets.question.reveal`). The lesson's other outputs stay.
+
+    >>> cell = {"cell_type": "code", "metadata": {"gofish_teach": {"reveals": ["L0-x"]}}, "source": ["2 / 47"],
+    ...         "outputs": [{"output_type": "execute_result"}], "execution_count": 3}
+    >>> out = json.loads(learner_notebook(json.dumps({"cells": [cell]}).encode()))["cells"][0]
+    >>> out["outputs"], out["execution_count"], "".join(out["source"]).splitlines()[1]
+    ([], None, 'reveal("L0-x")  # answer the question above first: this cell waits for it')
+    """
+    notebook = json.loads(data)
+    clearing = False
+    for cell in notebook.get("cells", []):
+        if cell.get("cell_type") != "code":
+            clearing = False
+            continue
+        ids = (cell.get("metadata", {}).get("gofish_teach") or {}).get("reveals")
+        if ids:
+            clearing = True
+            text = "".join(cell.get("source", []))
+            cell["source"] = (REVEAL_LINE.format(ids=", ".join(json.dumps(i) for i in ids)) + text).splitlines(True)
+        if clearing:
+            cell["outputs"], cell["execution_count"] = [], None
+    return (json.dumps(notebook, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode()
+
+
+def rendered(rel: str, src: Path) -> bytes:
+    """The bytes of ``rel`` in a learner's copy: a lesson through :func:`learner_notebook`, the rest as it is."""
+    data = src.read_bytes()
+    return learner_notebook(data) if rel.startswith(FOLDERS["notebooks"] + "/") else data
+
+
+def jupyter_command() -> str:
+    """How to start JupyterLab from here: the ``jupyter`` next to this Python (e.g. ``.venv/bin/jupyter``)."""
+    import shutil
+    import sys
+
+    beside = Path(sys.executable).parent / "jupyter"
+    on_path = shutil.which("jupyter")
+    if beside.exists() and (not on_path or Path(on_path).resolve() != beside.resolve()):
+        try:
+            return str(beside.relative_to(Path.cwd()))
+        except ValueError:
+            return str(beside)
+    return "jupyter"
+
+
 @dataclass
 class CourseReport:
     """What :func:`copy_course` did, by path in the learner's copy."""
@@ -88,7 +146,7 @@ class CourseReport:
         said += [f"  kept your version of {p} (yours differs from ours; --force replaces it)" for p in self.kept]
         said += [f"  replaced your version of {p} (--force)" for p in self.overwritten]
         said += [f"  removed {p}: no longer part of the course, and you had not changed it" for p in self.removed]
-        said.append(f"Open them with:  jupyter lab {self.folder}")
+        said.append(f"Open them with:  {jupyter_command()} lab {self.folder}")
         return said
 
 
@@ -122,6 +180,7 @@ def copy_course(folder: Path, *, update: bool = False, force: bool = False,
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"{folder} is a file, not a folder")
     ours, recorded = notebooks(root), _read_manifest(folder)
+    data = {rel: rendered(rel, src) for rel, src in ours.items()}
     report = CourseReport(folder)
     plan: dict[str, Path] = {}          # path -> source to write
     theirs: list[str] = []              # changed by the learner, would be overwritten
@@ -131,7 +190,7 @@ def copy_course(folder: Path, *, update: bool = False, force: bool = False,
             plan[rel] = src
             continue
         now = digest(target)
-        if now == digest(src):
+        if now == hashlib.sha256(data[rel]).hexdigest():
             report.unchanged.append(rel)
         elif recorded.get(rel) == now:  # our older version, untouched
             plan[rel] = src
@@ -151,10 +210,9 @@ def copy_course(folder: Path, *, update: bool = False, force: bool = False,
         report.kept = theirs
 
     manifest = {rel: h for rel, h in recorded.items() if rel in ours}
-    for rel, src in plan.items():
-        data = src.read_bytes()
-        _write(folder / rel, data)
-        manifest[rel] = hashlib.sha256(data).hexdigest()
+    for rel in plan:
+        _write(folder / rel, data[rel])
+        manifest[rel] = hashlib.sha256(data[rel]).hexdigest()
         if rel not in report.overwritten:
             report.written.append(rel)
     for rel in report.unchanged:

@@ -7,7 +7,11 @@ with nbconvert and prints it to PDF with headless Chromium; no LaTeX. For paper:
 - a code cell whose only output is a figure shows the figure, not the code that draws it;
 - a widget (nothing to click on paper) becomes a sentence saying what it does on screen;
 - formulas are MathML (``latex2mathml``), which Chromium draws without fetching MathJax;
-- no prompts, no test markers (``# NBVAL_...``), long code lines wrapped, A4 pages.
+- no prompts, no test markers (``# NBVAL_...``), long code lines wrapped, A4 pages;
+- a text table wider than the page is printed smaller, never wrapped (:func:`fit_tables`);
+- a check's saved report of the unfinished stub is a sentence, not pages of "NotImplementedError";
+- the learner's edition shows no question's answer or result; ``--key`` prints the teacher's
+  edition, with them (:func:`for_paper`).
 
 >>> import nbformat
 >>> nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("plt.plot(x);", outputs=[
@@ -48,6 +52,9 @@ body { font-size: 11pt; }
 .jp-OutputArea-child, .jp-RenderedImage { break-inside: avoid; }
 h1, h2, h3 { break-after: avoid; }
 pre { white-space: pre-wrap !important; word-break: break-word; }
+pre.handout-wide { white-space: pre !important; word-break: normal; overflow: visible; }
+.handout-answer { font-size: 11pt; margin: 0.8em 0; }
+.handout-key { border-left: 4px solid #555; padding: 2px 8px; background: #f7f7f7; }
 .jp-InputArea-editor { border: 1px solid #ddd; }
 math[display="block"] { margin: 0.6em 0; }
 .handout-widget { border: 1px dashed #888; border-radius: 4px; padding: 0.5em 0.8em; font-style: italic;
@@ -93,22 +100,82 @@ def _only_figures(cell) -> bool:
                                  and any(k.startswith("image/") for k in o.get("data", {})) for o in outputs)
 
 
-def for_paper(nb):
-    """A copy of the notebook ready to print: figures without their code, widgets as sentences."""
+def _note(text: str, css: str = "handout-widget"):
+    import nbformat
+
+    return nbformat.v4.new_output("display_data", {"text/html": f'<p class="{css}">{text}</p>',
+                                                   "text/plain": html.unescape(re.sub("<[^>]+>", "", text))})
+
+
+def lesson_question(source: str):
+    """The :class:`~gofish_teach.widgets.Question` a lesson's question cell builds (None if it is not one)."""
+    import ast
+
+    from .widgets import Question
+
+    try:
+        call = ast.parse(source).body[-1].value
+        if not (isinstance(call, ast.Call) and getattr(call.func, "id", "") == "Question"):
+            return None
+        return Question(ast.literal_eval(call.args[0]), **{k.arg: ast.literal_eval(k.value) for k in call.keywords})
+    except Exception:  # noqa: BLE001 - not a lesson's question cell: printed as it is
+        return None
+
+
+def _key_html(q) -> str:
+    """The teacher's key under a question: the answer, the explanation, and what each usual wrong answer hears."""
+    from .widgets.question import LETTERS, _show
+
+    parts = [f"<b>Key.</b> The answer is {html.escape(q.shown_answer())}. {html.escape(q.explain)}"]
+    for k, why in q.wrong.items():
+        said = f"{LETTERS[k]}" if q.kind == "choice" else _show(k)
+        parts.append(f"<i>If {html.escape(said)}:</i> {html.escape(why)}")
+    return "<br>".join(parts)
+
+
+def for_paper(nb, key: bool = False):
+    """A copy of the notebook ready to print: figures without their code, widgets as sentences.
+
+    The learner's edition (``key=False``) shows no answer: a question's answer area is a line to
+    write on, and the result cells under a question (tagged ``reveal``, and the code cells right
+    after them) say that the result appears on screen once the question is answered. The
+    teacher's edition (``key=True``) prints the results, and under each question its answer,
+    explanation and the feedback for the usual wrong answers. In both, a check whose saved output
+    is the stub's report ("raised NotImplementedError ... 0 of 6 cases right") is a sentence.
+    """
     import nbformat
 
     nb = nbformat.from_dict(nb)
     nb = nbformat.reads(nbformat.writes(nb), as_version=4)
+    holding = False  # inside a question's result cells (learner's edition)
     for cell in nb.cells:
         if cell.cell_type != "code":
+            holding = False
             continue
+        if cell.metadata.get("gofish_teach", {}).get("reveals"):
+            holding = True
         cell.source = TEST_MARKER.sub("", cell.source)
         if _only_figures(cell):
             cell.metadata.setdefault("tags", []).append(HIDE_INPUT)
+        if holding and not key and cell.get("outputs"):
+            cell.outputs = [_note("On screen, the result appears here once you have answered the question above "
+                                  "and run this cell.")]
+            continue
+        if any("NotImplementedError" in str(o) for o in cell.get("outputs", [])):
+            cell.outputs = [_note("On screen, running this cell checks your function on several cases and says "
+                                  "which are right.")]
+            continue
         # the kit's note before a widget ("... appears here once this cell has run") is for the screen
         cell.outputs = [o for o in cell.get("outputs", []) if "gf-placeheld" not in str(o.get("data", {}).get("text/html"))]
+        question = lesson_question(cell.source) if "Question(" in cell.source else None
+        if question is not None:  # on paper the code is the question again: print the question once
+            cell.metadata.setdefault("tags", []).append(HIDE_INPUT)
         for i, output in enumerate(cell.get("outputs", [])):
             if WIDGET in output.get("data", {}):
+                if question is not None:
+                    cell.outputs[i] = _note(_key_html(question) if key else
+                                            "Your answer: " + "_" * 30, "handout-key" if key else "handout-answer")
+                    continue
                 sentence = html.escape(widget_sentence(output))
                 cell.outputs[i] = nbformat.v4.new_output(
                     "display_data", {"text/html": f'<p class="handout-widget">{sentence}</p>', "text/plain": sentence})
@@ -166,13 +233,42 @@ def title(nb) -> str:
     return "Go Fish"
 
 
-def handout_html(path: Path, exporter=None) -> str:
-    """The printable HTML of one notebook."""
+#: The widest text line that prints at the normal size on an A4 page, and the smallest size a wide one gets.
+FIT_COLUMNS, SMALLEST_PT, NORMAL_PT = 92, 5.5, 8.5
+_TEXT_OUTPUT = re.compile(r'(<div class="jp-RenderedText[^"]*"[^>]*>\s*)<pre>(.*?)</pre>', re.S)
+
+
+def fit_tables(body: str) -> str:
+    """Give a text output wider than the page a smaller font, so a table keeps its columns instead of wrapping.
+
+    >>> wide = '<div class="jp-RenderedText jp-OutputArea-output" data-mime-type="text/plain"><pre>' + "x" * 184 + '</pre>'
+    >>> fit_tables(wide).split("<pre")[1][:58]
+    ' class="handout-wide" style="font-size: 5.5pt">xxxxxxxxxxx'
+    >>> fit_tables(wide.replace("x" * 184, "x" * 60)) == wide.replace("x" * 184, "x" * 60)
+    True
+    """
+    def fit(match):
+        text = html.unescape(re.sub(r"<[^>]+>", "", match.group(2)))
+        widest = max((len(line) for line in text.splitlines()), default=0)
+        if widest <= FIT_COLUMNS:
+            return match.group(0)
+        size = max(SMALLEST_PT, int(NORMAL_PT * FIT_COLUMNS / widest * 10) / 10)
+        return f'{match.group(1)}<pre class="handout-wide" style="font-size: {size}pt">{match.group(2)}</pre>'
+    return _TEXT_OUTPUT.sub(fit, body)
+
+
+def handout_html(path: Path, exporter=None, key: bool = False) -> str:
+    """The printable HTML of one notebook: the learner's edition, or with ``key`` the teacher's."""
     import nbformat
 
     nb = nbformat.read(path, as_version=4)
-    body, _ = (exporter or _exporter()).from_notebook_node(for_paper(nb), resources={"metadata": {"name": title(nb)}})
-    body = _MATHJAX_CONFIG.sub("", _REMOTE_SCRIPT.sub("", body))
+    name = title(nb) + (" (teacher's key)" if key else "")
+    body, _ = (exporter or _exporter()).from_notebook_node(for_paper(nb, key=key), resources={"metadata": {"name": name}})
+    body = fit_tables(_MATHJAX_CONFIG.sub("", _REMOTE_SCRIPT.sub("", body)))
+    if key:
+        banner = ('<p class="handout-key"><b>Teacher&#39;s key</b>: the answers and the results the learners\' '
+                  "handouts hold back. Not for learners.</p>")
+        body = re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + banner, body, count=1)
     return body.replace("</head>", f"<style>{PRINT_CSS}</style>\n</head>", 1)
 
 
@@ -204,26 +300,26 @@ def print_pdf(page: Path, pdf: Path, chromium: str) -> None:
         raise RuntimeError(f"Chromium could not print {page.name}: {result.stderr[-1500:]}")
 
 
-def pdf_name(rel: str) -> str:
-    """``lessons/00-welcome.ipynb`` -> ``lesson-00-welcome.pdf``; exercises likewise.
+def pdf_name(rel: str, key: bool = False) -> str:
+    """``lessons/00-welcome.ipynb`` -> ``lesson-00-welcome.pdf`` (``-key.pdf``: the teacher's); exercises likewise.
 
-    >>> pdf_name("lessons/03-fishing-from-the-ocean.ipynb"), pdf_name("exercises/01-deal.ipynb")
-    ('lesson-03-fishing-from-the-ocean.pdf', 'exercise-01-deal.pdf')
+    >>> pdf_name("lessons/03-fishing-from-the-ocean.ipynb"), pdf_name("exercises/01-deal.ipynb", key=True)
+    ('lesson-03-fishing-from-the-ocean.pdf', 'exercise-01-deal-key.pdf')
     """
     folder, name = rel.split("/")
-    return f"{folder.rstrip('s')}-{Path(name).stem}.pdf"
+    return f"{folder.rstrip('s')}-{Path(name).stem}{'-key' if key else ''}.pdf"
 
 
-def make_handouts(out: Path, chromium: str | None = None, log=None) -> list[Path]:
-    """Write one PDF per lesson and exercise sheet into ``out``; returns their paths."""
+def make_handouts(out: Path, chromium: str | None = None, log=None, key: bool = False) -> list[Path]:
+    """Write one PDF per lesson and exercise sheet into ``out`` (``key``: the teacher's edition); their paths."""
     chromium = chromium or find_chromium()
     out.mkdir(parents=True, exist_ok=True)
     exporter, written = _exporter(), []
     with tempfile.TemporaryDirectory(prefix="gofish-handouts-") as tmp:
         for rel, source in notebooks().items():
-            page = Path(tmp, pdf_name(rel)).with_suffix(".html")
-            page.write_text(handout_html(source, exporter), encoding="utf-8")
-            pdf = out / pdf_name(rel)
+            page = Path(tmp, pdf_name(rel, key)).with_suffix(".html")
+            page.write_text(handout_html(source, exporter, key=key), encoding="utf-8")
+            pdf = out / pdf_name(rel, key)
             print_pdf(page, pdf, chromium)
             written.append(pdf)
             if log:
@@ -241,11 +337,15 @@ def add_command(commands) -> None:
                      help="where to write the PDFs (default: handouts)")
     cmd.add_argument("--chromium", metavar="PATH", default=None,
                      help="the Chromium to print with (default: /usr/bin/chromium, or one on the PATH)")
+    cmd.add_argument("--key", action="store_true",
+                     help="the teacher's edition (NAME-key.pdf): every question's answer and explanation, and "
+                          "the results the learner's edition holds back; not for learners")
     cmd.set_defaults(run=run_handouts)
 
 
 def run_handouts(args, out) -> None:
-    print(f"Writing handouts to {args.folder}/ ...", file=out, flush=True)
-    written = make_handouts(args.folder, args.chromium, log=out)
+    edition = "teacher's keys" if args.key else "handouts"
+    print(f"Writing {edition} to {args.folder}/ ...", file=out, flush=True)
+    written = make_handouts(args.folder, args.chromium, log=out, key=args.key)
     print(f"{len(written)} PDFs in {args.folder}/", file=out)
 

@@ -121,3 +121,51 @@ def test_check_while_the_kernel_is_busy(page, lab, kit):
             shown = page.locator(".gofish-feedback").first.inner_text()
             assert says in shown, f"the box shows {box.input_value()!r}, the feedback is for another answer: {shown!r}"
         assert box.input_value() == second
+
+
+@pytest.mark.slow
+def test_a_learners_first_answer_waits_for_the_result_and_is_saved_in_the_notebook(page, lab, kit, tmp_path):
+    """A learner's copy of a question and its result cell, in JupyterLab: Run All stops at the result until the
+    question is answered; the first answer (A), not the second (B), is what the saved notebook keeps, and
+    ``gofish-teach answers`` reads it back."""
+    import json
+    import shutil
+
+    import nbformat
+
+    from gofish_teach.course import learner_notebook
+    from gofish_teach.first_answers import gather
+    from gofish_teach.widgets.question import ANSWER_MIME
+    from test_browser import run_all, save
+
+    question = ('from gofish_teach.widgets import Question\n\n'
+                'Question("P(West holds at least one Queen) is ...", choices=["less than 1/4", "between 1/4 and 1/2", '
+                '"between 1/2 and 3/4", "more than 3/4"], id="L00-queen-chance")')
+    result = nbformat.v4.new_code_cell("1 - 43 * 42 * 41 * 40 * 39 / (47 * 46 * 45 * 44 * 43)",
+                                       metadata={"tags": ["reveal"], "gofish_teach": {"reveals": ["L00-queen-chance"]}})
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(question), result],
+                                  metadata={"kernelspec": {"name": "python3", "display_name": "Python 3 (ipykernel)",
+                                                           "language": "python"}})
+    path = kit / "first-answer.ipynb"
+    path.write_bytes(learner_notebook(nbformat.writes(nb).encode()))
+
+    open_notebook(page, lab, path.name)
+    run_all(page)
+    page.wait_for_selector("text=Answer the question above first")
+    assert "0.372" not in page.locator(".jp-Notebook").inner_text()
+    page.locator(".widget-toggle-button", has_text="A").first.click()
+    page.wait_for_selector(".gofish-feedback.gofish-wrong")
+    page.locator(".widget-toggle-button", has_text="B").first.click()
+    page.wait_for_selector(".gofish-feedback.gofish-right")
+    run_all(page)  # the question is built anew, and the result cell runs now
+    page.wait_for_selector("text=Your first answer")
+    assert "0.372" in page.locator(".jp-Notebook").inner_text()
+    save(page, path)
+
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    records = [o["data"][ANSWER_MIME] for c in saved["cells"] for o in c.get("outputs", []) if ANSWER_MIME in o.get("data", {})]
+    assert [r["first_answers"][0]["answer"] for r in records] == ["A"]
+    (tmp_path / "class" / "ann").mkdir(parents=True)
+    shutil.copy(path, tmp_path / "class" / "ann" / path.name)
+    (row,) = gather(tmp_path / "class")
+    assert (row.learner, row.question, row.answer, row.status) == ("ann", "L00-queen-chance", "A", "wrong")

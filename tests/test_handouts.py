@@ -16,7 +16,8 @@ import nbformat
 import pytest
 
 from gofish_teach.course import notebooks
-from gofish_teach.handouts import HIDE_INPUT, WIDGET, for_paper, pdf_name, title
+from gofish_teach.handouts import HIDE_INPUT, WIDGET, _exporter, for_paper, handout_html, lesson_question, pdf_name, title
+from gofish_teach.widgets.question_bank import read_source
 
 ROOT = Path(__file__).resolve().parent.parent
 POPPLER = ("pdftotext", "pdfimages", "pdfinfo")
@@ -76,15 +77,19 @@ def test_each_handout_has_its_title_figures_and_a_sensible_length(handouts, rel)
     pdf, nb = handouts / pdf_name(rel), nbformat.read(COURSE[rel], as_version=4)
     text = _words(_text(pdf))
     assert _words(title(nb)) in text
-    figures = sum(1 for cell in nb.cells for o in cell.get("outputs", []) if "image/png" in o.get("data", {}))
+    paper = for_paper(nb)
+    figures = sum(1 for cell in paper.cells for o in cell.get("outputs", []) if "image/png" in o.get("data", {}))
     assert _images(pdf) == figures
     low, high = PAGES[rel.split("/")[0].rstrip("s")]
     assert low <= _pages(pdf) <= high, f"{pdf.name}: {_pages(pdf)} pages"
     assert "Traceback" not in text and "NBVAL" not in text
+    assert "raised NotImplementedError" not in text and "cases right" not in text
 
-    paper = for_paper(nb)
-    widgets = sum(1 for cell in nb.cells for o in cell.get("outputs", []) if WIDGET in o.get("data", {}))
+    widgets = sum(1 for cell in nb.cells for o in cell.get("outputs", []) if WIDGET in o.get("data", {})
+                  and not (lesson_question(cell.source) if "Question(" in cell.source else None))
     assert text.count("Run the notebook in Jupyter to use it.") == widgets
+    for qid, secret in _secrets():
+        assert _words(secret) not in text, f"{pdf.name} prints the answer of {qid}"
     # The code that only draws a figure is folded away: its last line (plt.show(), a plot call) is not printed,
     # unless the same line also belongs to a cell that is printed.
     hidden = {c.source.strip().splitlines()[-1] for c in paper.cells if HIDE_INPUT in c.metadata.get("tags", [])}
@@ -97,3 +102,62 @@ def test_the_makefile_prints_with_the_same_command():
     dry = subprocess.run(["make", "-n", "handouts"], cwd=ROOT, capture_output=True, text=True)
     assert ".venv/bin/gofish-teach handouts handouts" in dry.stdout
     assert "/handouts/" in (ROOT / ".gitignore").read_text().splitlines()
+
+
+# ---------------------------------------------------------------- the two editions, as HTML (no Chromium needed)
+def _secrets():
+    for qid, q in read_source().items():
+        yield qid, q["explain"]
+        yield from ((qid, why) for why in q.get("wrong", {}).values())
+
+
+def _plain(page: str) -> str:
+    import html
+
+    return _words(html.unescape(re.sub(r"<[^>]+>", " ", page)))
+
+
+@pytest.fixture(scope="module")
+def editions():
+    exporter = _exporter()
+    return {rel: (handout_html(src, exporter), handout_html(src, exporter, key=True) if rel.startswith("lessons/") else "")
+            for rel, src in COURSE.items()}
+
+
+def test_the_learners_handouts_hold_no_answer_and_the_keys_hold_every_one(editions):
+    learner = {rel: _plain(page) for rel, (page, _) in editions.items()}
+    keys = " ".join(_plain(key) for _, key in editions.values())
+    for qid, secret in _secrets():
+        for rel, text in learner.items():
+            assert _words(secret) not in text, f"the learner's handout of {rel} prints the answer of {qid}"
+        assert _words(secret) in keys, f"no teacher's key prints {qid}'s {secret[:40]!r}"
+    questions = sum(page.count("Your answer: ___") for page, _ in editions.values())
+    assert questions == len(read_source())
+    assert all("Teacher's key" in _plain(key) for rel, (_, key) in editions.items() if key)
+
+
+def test_results_wait_in_the_learners_handout_and_are_printed_in_the_key(editions):
+    page, key = editions["lessons/00-welcome.ipynb"]
+    assert page.count("the result appears here once you have answered") >= 4
+    assert "(15, [(1, " not in _plain(page) and "(15, [(1, " in _plain(key)  # lesson 00's count of asks
+
+
+def test_a_stubs_check_is_a_sentence_not_pages_of_failures(editions):
+    for rel, (page, _) in editions.items():
+        text = _plain(page)
+        assert "raised NotImplementedError" not in text and "cases right" not in text, rel
+    assert "checks your function on several cases" in _plain(editions["exercises/01-deal.ipynb"][0])
+
+
+@pytest.mark.parametrize("rel", ["lessons/01-play-and-rules.ipynb", "lessons/03-fishing-from-the-ocean.ipynb"])
+def test_wide_tables_keep_their_columns(editions, rel):
+    """Lesson 01's preset table and lesson 03's variance table: smaller type, one line per row, never wrapped."""
+    from gofish_teach.handouts import FIT_COLUMNS
+
+    page = "".join(editions[rel])  # lesson 03's table is a result: in the key only
+    wide = re.findall(r'<pre class="handout-wide" style="font-size: ([\d.]+)pt">(.*?)</pre>', page, re.S)
+    assert wide
+    for size, text in wide:
+        widest = max(len(line) for line in text.splitlines())
+        assert widest > FIT_COLUMNS and float(size) * widest <= 8.5 * FIT_COLUMNS + 1
+    assert "pre.handout-wide { white-space: pre !important" in page

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import site
 import subprocess
@@ -20,7 +21,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from gofish_teach.course import FOLDERS, MANIFEST, CourseConflict, copy_course, digest
+from gofish_teach.course import FOLDERS, MANIFEST, CourseConflict, copy_course, digest, rendered
 
 ROOT = Path(__file__).resolve().parent.parent
 LEAVE_OUT = shutil.ignore_patterns(".venv", ".git", "build", "dist", "*.egg-info", "handouts", "__pycache__",
@@ -96,15 +97,33 @@ def test_the_copied_lessons_run_as_saved_in_the_wheels_venv(venv):
     expected = course_files()
     copied = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
     assert copied == sorted([*expected, MANIFEST])
-    assert all((folder / rel).read_bytes() == src.read_bytes() for rel, src in expected.items())
+    assert all((folder / rel).read_bytes() == rendered(rel, src) for rel, src in expected.items())
+    # The exercise sheets run as saved. The lessons' result cells wait for an answer (see below), so
+    # they are run as the repository's lessons, which are the learner's but for those cells.
     report = venv["home"] / "nbval.xml"
+    lessons = venv["home"] / "as-saved"
+    shutil.copytree(ROOT / "notebooks", lessons, ignore=shutil.ignore_patterns("teacher", "*.md"))
     result = venv["run"](venv["python"], "-m", "pytest", "-q", "-p", "no:cacheprovider", "--nbval",
                          "--nbval-sanitize-with", ROOT / "tests" / "nbval_sanitize.cfg", f"--junitxml={report}",
-                         folder / "lessons", check=False, cwd=folder)
+                         lessons, folder / "exercises", check=False, cwd=folder)
     assert result.returncode == 0, result.stdout[-5000:] + result.stderr[-2000:]
     suite = ElementTree.parse(report).getroot().find("testsuite")
     counts = {k: int(suite.get(k)) for k in ("tests", "failures", "errors", "skipped")}
     assert counts["tests"] >= len(expected) and counts["failures"] == counts["errors"] == counts["skipped"] == 0, counts
+
+
+@pytest.mark.slow
+def test_run_all_in_a_learners_lesson_stops_at_the_first_result_until_answered(venv):
+    folder = _lessons_from_the_wheel(venv)
+    lesson = folder / "lessons" / "00-welcome.ipynb"
+    out = venv["home"] / "ran.ipynb"
+    venv["run"](venv["python"], "-m", "nbconvert", "--to", "notebook", "--execute", "--allow-errors",
+                "--output", out, lesson, cwd=folder / "lessons")
+    cells = json.loads(out.read_text())["cells"]
+    errors = [(c, o) for c in cells if c["cell_type"] == "code" for o in c["outputs"] if o["output_type"] == "error"]
+    cell, error = errors[0]
+    assert "reveal" in cell["metadata"]["tags"] and error["ename"] == "NotAnsweredYet"
+    assert "Answer the question above first" in "".join(error["traceback"])
 
 
 def test_refusal_update_and_force_from_the_command_line(venv):
@@ -129,7 +148,7 @@ def test_refusal_update_and_force_from_the_command_line(venv):
     assert f"kept your version of lessons/{mine.name}" in updated.stdout
 
     forced = run(*command, "--force")
-    assert mine.read_bytes() == (ROOT / "notebooks" / mine.name).read_bytes()
+    assert mine.read_bytes() == rendered(f"lessons/{mine.name}", ROOT / "notebooks" / mine.name)
     assert f"replaced your version of lessons/{mine.name}" in forced.stdout
     assert run(*command).stdout.startswith(f"0 notebooks written to {folder}, {len(course_files())} already up to date")
 
@@ -179,3 +198,55 @@ def test_the_course_leaves_out_solutions_and_the_teachers_material(tmp_path):
     assert copied and not [p for p in copied if p.read_bytes() in answers | teacher]
     assert not list(tmp_path.rglob("*.md"))
 
+
+
+# ---------------------------------------------------------------- a lesson as a learner meets it (issue 33)
+def _secrets():
+    from gofish_teach.widgets.question_bank import read_source
+
+    for qid, q in read_source().items():
+        yield qid, q["explain"]
+        yield from ((qid, why) for why in q.get("wrong", {}).values())
+
+
+def test_a_learners_copy_shows_no_answer_and_each_result_waits_for_its_question(tmp_path):
+    copy_course(tmp_path)
+    texts = {p.name: p.read_text(encoding="utf-8") for p in tmp_path.rglob("*.ipynb")}
+    for qid, secret in _secrets():
+        for name, text in texts.items():
+            assert json.dumps(secret)[1:-1] not in text, f"{qid}'s answer text is in the learner's {name}"
+    waiting = 0
+    for lesson in sorted((tmp_path / "lessons").glob("*.ipynb")):
+        cells = json.loads(lesson.read_text(encoding="utf-8"))["cells"]
+        for i, cell in enumerate(cells):
+            ids = cell["metadata"].get("gofish_teach", {}).get("reveals")
+            if not ids:
+                continue
+            waiting += 1
+            source = "".join(cell["source"])
+            assert source.startswith("from gofish_teach.widgets import reveal\nreveal(" + json.dumps(ids[0]))
+            j = i
+            while j < len(cells) and cells[j]["cell_type"] == "code":  # the result, and the code cells after it
+                assert cells[j]["outputs"] == [] and cells[j]["execution_count"] is None, f"{lesson.name} cell {j}"
+                j += 1
+    assert waiting >= 25
+
+
+def test_the_learners_lesson_00_points_to_nothing_the_copy_lacks(tmp_path):
+    copy_course(tmp_path)
+    lesson = json.loads((tmp_path / "lessons" / "00-welcome.ipynb").read_text(encoding="utf-8"))
+    prose = "\n".join("".join(c["source"]) for c in lesson["cells"] if c["cell_type"] == "markdown")
+    for path in re.findall(r"`([\w./-]+\.(?:md|ipynb|py))`", prose):
+        assert (tmp_path / path).exists() or (tmp_path / "lessons" / path).exists(), f"lesson 00 points to {path}"
+    assert "make lab" not in prose
+
+
+def test_the_course_command_names_a_jupyter_that_runs(tmp_path, monkeypatch):
+    from gofish_teach.course import jupyter_command
+
+    monkeypatch.setenv("PATH", "/nonexistent")  # as after `make`: the venv's bin is not on the PATH
+    command = jupyter_command()
+    assert command != "jupyter" and Path(command).name == "jupyter"
+    assert subprocess.run([command, "--version"], capture_output=True).returncode == 0
+    report = copy_course(tmp_path / "course")
+    assert report.lines()[-1] == f"Open them with:  {command} lab {tmp_path / 'course'}"

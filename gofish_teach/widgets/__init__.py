@@ -4,11 +4,12 @@
 - :class:`Explorer`: sliders for stated facts; the exact probability, its distribution, a simulation.
 - :class:`Lab`: tournaments of strategies, win shares, a paired comparison, game lengths.
 - :class:`Question`: a predict-first question (multiple choice, or a number with a tolerance)
-  whose :meth:`~Question.answer` gives the :class:`Feedback` the widget shows.
+  whose :meth:`~Question.answer` gives the :class:`Feedback` the widget shows; :func:`reveal`
+  holds back a question's result until it is answered, and saves the first answer.
 """
 from .explorer import Explorer
 from .lab import Lab
-from .question import Feedback, Question
+from .question import Feedback, Question, reveal
 from .table import Table
 
-__all__ = ["Table", "Explorer", "Lab", "Question", "Feedback"]
+__all__ = ["Table", "Explorer", "Lab", "Question", "Feedback", "reveal"]

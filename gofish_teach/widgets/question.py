@@ -89,12 +89,24 @@ class Question:
             as right (absolute; ``0`` asks for the exact value).
         id: an optional name for the question (answer keys and tests refer to it).
 
+    Without ``answer``, the question is a lesson's: ``id`` names it in the question bank
+    (:mod:`gofish_teach.widgets.question_bank`), which holds its answer, tolerance, ``wrong`` and
+    ``explain``, so that the lesson shows only the question and its choices.
+
     :meth:`answer` gives the :class:`Feedback` for an answer without any widget;
-    :attr:`widget` is the interactive part (built on first use).
+    :attr:`widget` is the interactive part (built on first use). The learner's first readable
+    answer is kept (:attr:`first`, and by id in :data:`FIRST`): predict *first*, so a second
+    click changes the feedback but not the record (:func:`reveal` saves it into the notebook).
     """
 
-    def __init__(self, prompt: str, *, answer, explain: str, choices=None, wrong=None,
+    def __init__(self, prompt: str, *, answer=None, explain: str | None = None, choices=None, wrong=None,
                  tolerance: float = 0.01, id: str = ""):
+        if answer is None:  # a lesson's question: the answer and the feedback come from the bank
+            if not id:
+                raise ValueError("answer: give the answer, or the id of a question in the question bank")
+            answer, explain, wrong, tolerance = _from_bank(id, choices)
+        if explain is None:
+            raise ValueError("explain: say why the answer is right")
         self.prompt, self.explain, self.id = prompt, explain, id
         self.choices = list(choices) if choices is not None else None
         wrong = dict(wrong or {})
@@ -121,6 +133,29 @@ class Question:
                 if abs(value - self.correct) <= self.tolerance:
                     raise ValueError(f"wrong: {value} is within the tolerance of the answer, so it would count as right")
         self._widget = None
+        self._first = None
+
+    @property
+    def first(self) -> dict | None:
+        """The first answer given: ``{"id", "kind", "answer", "status", ...}``, or None."""
+        return FIRST.get(self.id) if self.id else self._first
+
+    def record(self, given, feedback: "Feedback") -> dict | None:
+        """Keep ``given`` as the first answer unless there is one already (or it could not be read)."""
+        if feedback.status == "invalid" or self.first is not None:
+            return self.first
+        if self.kind == "choice":
+            k = self._index(given)
+            shown = {"answer": LETTERS[k], "text": self.choices[k], "choices": list(self.choices)}
+        else:
+            value, _ = parse_number(given)
+            shown = {"answer": str(value), "text": str(given).strip()[:100]}
+        first = {"id": self.id, "kind": self.kind, **shown, "status": feedback.status}
+        if self.id:
+            FIRST[self.id] = first
+        else:
+            self._first = first
+        return first
 
     @property
     def kind(self) -> str:
@@ -267,6 +302,7 @@ class QuestionWidget(Placeheld, w.VBox):
         """Answer ``given``, show the feedback, and return it. Nothing raised reaches the learner."""
         try:
             feedback = self.question.answer(given)
+            self.question.record(given, feedback)
         except Exception as e:  # a bug here must not show a learner a traceback
             feedback = Feedback("invalid", f"{_MARKS['invalid']} that answer could not be checked ({type(e).__name__}).")
         self.feedback = feedback
@@ -278,6 +314,54 @@ class QuestionWidget(Placeheld, w.VBox):
     def __repr__(self) -> str:
         # A saved notebook shows this where the widget would be: no model id, nothing that changes.
         return "(The answer buttons appear here when the cell runs.)"
+
+
+#: The first answer to each question (by id) in this kernel: predict first, so never replaced.
+FIRST: dict[str, dict] = {}
+#: The media type of a first answer saved in a notebook's output (what ``gofish-teach answers`` reads).
+ANSWER_MIME = "application/vnd.gofish-teach.first-answer+json"
+
+
+def _from_bank(qid: str, choices) -> tuple:
+    from .question_bank import entry
+
+    q = entry(qid)
+    if choices is None:
+        return (Fraction(q["answer"]), q["explain"], {Fraction(k): v for k, v in q.get("wrong", {}).items()},
+                Fraction(q.get("tolerance", "0.01")))
+    return q["answer"], q["explain"], dict(q.get("wrong", {})), 0
+
+
+class NotAnsweredYet(Exception):
+    """Raised by :func:`reveal` before the question is answered: a short message, no traceback."""
+
+    def _render_traceback_(self):  # IPython shows these lines instead of a traceback
+        return [f"\u270b {self}"]
+
+
+def reveal(*ids: str) -> dict:
+    """Stop the cell unless the questions ``ids`` were answered; then save the first answers in its output.
+
+    A learner's copy of a lesson (``gofish-teach course``) starts each cell that shows a
+    question's result with ``reveal(id)``: before the learner has answered, the cell stops with
+    a short message (so Run All stops there too); after, its output keeps the learner's first
+    answer, which the notebook saves and ``gofish-teach answers`` gathers.
+    """
+    missing = [qid for qid in ids if qid not in FIRST]
+    if missing:
+        which = "the question above" if len(ids) == 1 else "the questions above"
+        raise NotAnsweredYet(f"Answer {which} first (predict first!), then run this cell again to see the result.")
+    firsts = {qid: FIRST[qid] for qid in ids}
+    try:
+        from IPython.display import display
+
+        said = "; ".join(f"{f['answer']}" + (f' ("{f["text"]}")' if f["kind"] == "choice" else "") +
+                         f", {f['status']}" for f in firsts.values())
+        display({ANSWER_MIME: {"first_answers": list(firsts.values())},
+                 "text/plain": f"Your first answer, kept for the class discussion: {said}."}, raw=True)
+    except ImportError:  # pragma: no cover - IPython comes with ipywidgets
+        pass
+    return firsts
 
 
 def parse_number(text) -> tuple[Fraction | None, str]:

@@ -1,0 +1,185 @@
+"""The lessons' predict-first questions: only the question in the notebook, the answer in the packed bank.
+
+A learner reading a lesson, its saved outputs or the package must not meet a question's
+answer, its feedback for wrong answers or its explanation before answering (issue 33); the
+first answer is kept however often the learner clicks, and a cell showing the result waits.
+"""
+from __future__ import annotations
+
+import ast
+import json
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from gofish_teach.widgets import question as qmod
+from gofish_teach.widgets import question_bank
+from gofish_teach.widgets.question import NotAnsweredYet, Question, reveal
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSONS = sorted((ROOT / "notebooks").glob("0*.ipynb"))
+BANK = question_bank.read_source()
+
+
+def question_cells():
+    """(notebook, cell index, cell, the Question call) for every question cell of every lesson."""
+    found = []
+    for nb in LESSONS:
+        cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
+        for i, cell in enumerate(cells):
+            src = "".join(cell["source"])
+            if cell["cell_type"] == "code" and "Question(" in src:
+                call = ast.parse(src).body[-1].value
+                assert isinstance(call, ast.Call) and getattr(call.func, "id", "") == "Question", (nb.name, i)
+                found.append((nb, i, cells, call))
+    return found
+
+
+CELLS = question_cells()
+
+
+def secrets():
+    """Every explanation and every wrong answer's feedback in the bank: none may appear before answering."""
+    for qid, q in BANK.items():
+        yield qid, q["explain"]
+        for why in q.get("wrong", {}).values():
+            yield qid, why
+
+
+def test_the_packed_bank_matches_its_source():
+    assert question_bank.PACKED_MODULE.read_text(encoding="utf-8") == question_bank.module_text(BANK)
+    assert question_bank.load() == BANK
+    assert question_bank.main(["--check"]) == 0
+
+
+def test_the_packed_bank_is_not_plain_text():
+    packed = question_bank.PACKED_MODULE.read_text(encoding="utf-8")
+    for _, text in secrets():
+        for piece in re.findall(r"\w{5,}(?:\W+\w{3,}){2}", text)[:3]:
+            assert piece not in packed
+
+
+def test_every_lesson_question_shows_only_its_question_choices_and_id():
+    assert len(CELLS) >= 34
+    ids = []
+    for nb, i, _, call in CELLS:
+        given = {k.arg for k in call.keywords}
+        assert given <= {"choices", "id"}, f"{nb.name} cell {i} gives {given - {'choices', 'id'}} in the lesson"
+        assert "id" in given, f"{nb.name} cell {i}: a lesson's question names its id in the bank"
+        args = {k.arg: ast.literal_eval(k.value) for k in call.keywords}
+        prompt = ast.literal_eval(call.args[0])
+        assert not prompt.lower().startswith("predict first"), f"{args['id']}: the widget already says 'Predict first.'"
+        q = Question(prompt, **args)  # the bank's answer and wrong answers fit the choices
+        assert q.explain == BANK[args["id"]]["explain"]
+        ids.append(args["id"])
+    assert sorted(ids) == sorted(BANK), "every question of the bank is asked once in the lessons"
+    assert len(set(ids)) == len(ids)
+
+
+def test_no_answer_or_explanation_in_any_lesson_json():
+    texts = {nb.name: nb.read_text(encoding="utf-8") for nb in LESSONS}
+    for qid, secret in secrets():
+        for name, text in texts.items():
+            assert json.dumps(secret)[1:-1] not in text and secret not in text, f"{qid}'s answer text is in {name}"
+
+
+def test_every_reveal_cell_follows_its_questions():
+    for nb in LESSONS:
+        cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
+        asked = set()
+        for cell in cells:
+            src = "".join(cell["source"])
+            found = re.search(r'id="(L\d\d-[a-z0-9-]+)"', src) if "Question(" in src else None
+            if found:
+                asked.add(found.group(1))
+            for qid in cell["metadata"].get("gofish_teach", {}).get("reveals", []):
+                assert qid in asked, f"{nb.name}: a cell reveals {qid} before it is asked"
+                assert "reveal" in cell["metadata"]["tags"]
+
+
+def test_a_lesson_question_without_an_id_or_an_answer_is_refused():
+    with pytest.raises(ValueError, match="id of a question"):
+        Question("?", choices=["a", "b"])
+    with pytest.raises(KeyError, match="no question 'L99-nothing'"):
+        Question("?", choices=["a", "b"], id="L99-nothing")
+
+
+def test_a_number_question_from_the_bank():
+    q = Question("How many different asks?", id="L00-count-asks")
+    assert q.kind == "number" and q.tolerance == 0 and q.correct == 15
+    assert q.answer("15").right and q.answer("5").text.startswith("Not quite. That counts the ranks only")
+
+
+# ---------------------------------------------------------------- predict first: the first answer is kept
+@pytest.fixture
+def fresh(monkeypatch):
+    monkeypatch.setattr(qmod, "FIRST", {})
+    return Question("P(West holds a Queen)?", choices=["less than 1/4", "between 1/4 and 1/2",
+                                                       "between 1/2 and 3/4", "more than 3/4"], id="L00-queen-chance")
+
+
+def test_the_first_answer_is_kept_and_a_second_click_does_not_change_it(fresh):
+    box = fresh.widget
+    box.entry.value = 0  # A, wrong
+    assert box.feedback.status == "wrong"
+    box.entry.value = 1  # B, right: the feedback follows, the record does not
+    assert box.feedback.right
+    assert fresh.first == {"id": "L00-queen-chance", "kind": "choice", "answer": "A", "text": "less than 1/4",
+                           "choices": fresh.choices, "status": "wrong"}
+    again = Question(fresh.prompt, choices=fresh.choices, id="L00-queen-chance")  # the cell run again
+    again.widget.respond("D")
+    assert again.first["answer"] == "A"
+
+
+def test_an_unreadable_answer_is_not_a_first_answer(monkeypatch):
+    monkeypatch.setattr(qmod, "FIRST", {})
+    q = Question("asks?", id="L00-count-asks")
+    q.widget.respond("fifteen")
+    assert q.first is None
+    q.widget.respond("1/0")
+    q.widget.respond("16")
+    q.widget.respond("15")
+    assert q.first == {"id": "L00-count-asks", "kind": "number", "answer": "16", "text": "16", "status": "wrong"}
+
+
+def test_reveal_waits_for_the_answer_then_saves_it(fresh, capsys):
+    with pytest.raises(NotAnsweredYet) as stopped:
+        reveal("L00-queen-chance")
+    assert stopped.value._render_traceback_() == [
+        "\u270b Answer the question above first (predict first!), then run this cell again to see the result."]
+    fresh.widget.respond("C")
+    assert reveal("L00-queen-chance")["L00-queen-chance"]["answer"] == "C"
+    with pytest.raises(NotAnsweredYet, match="the questions above"):
+        reveal("L00-queen-chance", "L00-random-seats")
+
+
+def test_reveal_in_a_kernel_saves_the_first_answer_as_an_output():
+    """Run the way Jupyter runs it: an IPython shell shows the short message, then the saved record."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.utils.capture import capture_output
+
+    shell = InteractiveShell.instance()
+    try:
+        shell.run_cell("from gofish_teach.widgets import question as _q; _q.FIRST.clear()")
+        with capture_output() as before:
+            result = shell.run_cell('from gofish_teach.widgets import reveal\nreveal("L00-count-asks")\nx = 1')
+        assert not result.success and "Answer the question above first" in before.stdout + before.stderr
+        assert "Traceback" not in before.stdout + before.stderr
+        shell.run_cell('from gofish_teach.widgets import Question\n'
+                       'q = Question("asks?", id="L00-count-asks"); q.widget.respond("8"); q.widget.respond("15")')
+        with capture_output() as after:
+            result = shell.run_cell('reveal("L00-count-asks")\nx = 2')
+        assert result.success and shell.user_ns["x"] == 2
+        shown = [o.data for o in after.outputs]
+        assert shown and shown[0][qmod.ANSWER_MIME]["first_answers"][0]["answer"] == "8"
+        assert "Your first answer" in shown[0]["text/plain"]
+    finally:
+        shell.run_cell("_q.FIRST.clear()")
+        InteractiveShell.clear_instance()
+
+
+def test_fractions_in_the_bank_are_exact():
+    q = Question("top card?", id="L03-top-seven")
+    assert q.correct == Fraction(2, 47)
