@@ -20,7 +20,7 @@ Player 1 gives Player 0 two Aces.
 >>> game.ask(1, "3")
 Traceback (most recent call last):
 ...
-gofish_teach.game.IllegalMove: player 0 holds no 3s, so cannot ask for 3s
+gofish_teach.asks.IllegalMove: player 0 holds no 3s, so cannot ask for 3s
 """
 from __future__ import annotations
 
@@ -33,10 +33,12 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from .asks import IllegalMove, legal_asks
 from .cards import SUITS, Card, make_deck, normalize_rank, parse_suit, plural
 from .events import Ask, Book, Deal, Draw, Event, GameOver, GoFish, Give, Skip, Turn
+from .record import Record
 from .rules import PRESETS, Rules
-from .view import View
+from .view import BLOCK, View
 
 SAVE_FORMAT = "gofish-teach/1"
 #: The longest saved game :meth:`Game.from_json` reads, in characters. A game stopped at
@@ -63,10 +65,6 @@ def _is_whole(value) -> bool:
     if type(value) is int:  # the usual case, without the slower check against the abstract class
         return True
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
-
-
-class IllegalMove(ValueError):
-    """An ask the rules do not allow. The message names the rule; the game is unchanged."""
 
 
 class Game:
@@ -116,8 +114,17 @@ class Game:
                            for p in range(n_players)]
         self._top = 0  # deck[self._top:] is the ocean
         self._left = len(self.deck)  # cards in the ocean, kept as a number because every step reads it
+        # The log. Public events in order; each seat's own versions of some of them (its dealt
+        # and drawn cards shown) by index, and the same as a tuple of (index, event) pairs that
+        # views share; the public events as frozen blocks and a chain of pairs (view.BLOCK) and as
+        # read by a Record, brought up to date when a view is made (each event read once per
+        # game, however many views), so that a view takes them without copying the log.
         self._events: list[Event] = []
         self._private: list[dict[int, Event]] = [{} for _ in range(n_players)]
+        self._own: list[tuple] = [()] * n_players
+        self._blocks: tuple[tuple[Event, ...], ...] = ()
+        self._chain = None  # the public events after the last block
+        self._record = Record(n_players, rules)
         self._moves: list[tuple[int, str, str | None]] = []
         self.current_player = 0
         self.is_over = False
@@ -219,12 +226,28 @@ class Game:
         """The ocean from the top down. (The truth: no player sees this.)"""
         return self.deck[self._top:]
 
-    def view(self, player: int):
-        """What ``player`` has seen, and nothing more: its information state."""
+    def view(self, player: int) -> View:
+        """What ``player`` has seen, and nothing more: its information state, built from values."""
         if not (type(player) is int and 0 <= player < self.n_players):
             self._check_seat(player, "player")
             player = int(player)
-        return View(self, player)
+        events, record = self._events, self._record
+        n = len(events)
+        if record.n_events < n:  # read on from where the last view stopped
+            advance, chain = record.advance, self._chain
+            for t in range(record.n_events, n):
+                event = events[t]
+                advance(event)
+                if t % BLOCK == BLOCK - 1:  # a block is full: frozen, and the chain starts again
+                    self._blocks += (tuple(events[t + 1 - BLOCK:t + 1]),)
+                    chain = None
+                else:
+                    chain = (chain, event)
+            self._chain = chain
+        held = {r: tuple(suits) for r, suits in zip(self.ranks, self._hands[player]) if suits}
+        return View(player, self.n_players, self.rules, self.ranks, held,
+                    tuple(self._sizes), self._books_snapshot, self._opponents[player], self._left,
+                    self.current_player, self.is_over, self.winners, record.copy(), (self._blocks, self._chain), n, self._own[player])
 
     def team_of(self, player: int) -> tuple[int, ...]:
         """``player`` and its partner when playing in teams, else ``player`` alone."""
@@ -239,16 +262,7 @@ class Game:
         if self.is_over:
             return []
         p = self.current_player
-        hand = self._hands[p]
-        if self.rules.bluff:
-            ranks = [r for r, booked in zip(self.ranks, self._booked) if booked < len(SUITS)]
-        else:
-            ranks = [r for r, suits in zip(self.ranks, hand) if suits]
-        targets = self._opponents[p]
-        if not self.rules.specific_card:
-            return [(t, r) for t in targets for r in ranks]
-        return [(t, r, s) for t in targets for r in ranks for s in SUITS
-                if s not in hand[self._rank_index[r]]]
+        return legal_asks(self.rules, self.ranks, self._hands[p], self._booked, self._opponents[p])
 
     def check_ask(self, target, rank, suit=None, *, player=None) -> tuple[int, int, str | None]:
         """Raise :class:`IllegalMove` naming the rule if the current player (or ``player``) may not make this ask."""
@@ -335,7 +349,9 @@ class Game:
     # ------------------------------------------------------------------ the automatic steps
     def _log(self, public: Event, player: int | None = None, private: Event | None = None) -> None:
         if private is not None:
-            self._private[player][len(self._events)] = private
+            t = len(self._events)
+            self._private[player][t] = private
+            self._own[player] += ((t, private),)
         self._events.append(public)
 
     def _draw(self, player: int) -> Card:
@@ -404,6 +420,8 @@ class Game:
         """End the game (winners, the ``GameOver`` event) if an end rule now holds; True once it is over."""
         if self.is_over:
             return True
+        if self._left and self._n_books != self._total_books:  # the usual case, said at once
+            return False
         reason = self._over_reason()
         if reason is None:
             return False

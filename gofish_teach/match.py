@@ -29,7 +29,7 @@ It is West's turn.
 >>> match.ask(2, "K", player=1)
 Traceback (most recent call last):
 ...
-gofish_teach.game.IllegalMove: seat 1 is a bot (strategy 'memory'): only a person's seat asks through Match.ask
+gofish_teach.asks.IllegalMove: seat 1 is a bot (strategy 'memory'): only a person's seat asks through Match.ask
 """
 from __future__ import annotations
 

@@ -75,9 +75,25 @@ def seat_rng(seed: int) -> np.random.Generator:
     >>> rng.bit_generator.seed_seq.entropy   # the same for every seed
     [0]
     """
-    bits = np.random.PCG64(np.random.SeedSequence([0]))  # a fresh stand-in: nothing shared between seats
-    bits.state = _pcg64_state(seed)
-    return np.random.Generator(bits)
+    words = np.random.SeedSequence(seed).generate_state(4, np.uint64)  # what PCG64(seed) seeds itself from
+    return np.random.Generator(np.random.PCG64(_StandIn([0], words=words)))
+
+
+class _StandIn(np.random.SeedSequence):
+    """A fresh ``SeedSequence([0])`` per seat (nothing shared between seats) that hands the
+    bit generator seeding itself the state words of the real seed once, then forgets them:
+    ``PCG64(_StandIn(words))`` draws as ``PCG64(seed)`` but keeps nothing that tells ``seed``,
+    and is made without seeding a second generator and overwriting its state."""
+
+    def __init__(self, entropy=None, *, words=None, **kwargs):  # spawn() makes children with keywords
+        super().__init__(entropy, **kwargs)
+        self._words = words
+
+    def generate_state(self, n_words, dtype=np.uint32):
+        words, self._words = self._words, None
+        if words is not None and n_words == len(words) and np.dtype(dtype) == words.dtype:
+            return words
+        return super().generate_state(n_words, dtype)
 
 
 _PCG64_MULTIPLIER = 0x2360ED051FC65DA44385DF649FCCF645
@@ -112,10 +128,11 @@ def _live_opponents(view, rank: str) -> list[int]:
 
 def _ranks_to_ask(view) -> list[str]:
     """The held ranks (deck order) that some opponent is live for, or every held rank if none is."""
-    sizes, dead = view.record.sizes, view.record.dead
+    record = view.record
+    sizes, dead = record.sizes, record.dead
     held = list(view.counts)
     holding = [dead[q] for q in view.opponents if sizes[q]]  # the dead ranks of each opponent holding cards
-    if not holding:
+    if not holding or not all(holding):  # some opponent holding cards has no dead ask: every rank is live
         return held
     blocked = frozenset.intersection(*holding)  # dead for every opponent holding cards: no live opponent
     return [r for r in held if r not in blocked] or held
@@ -325,7 +342,7 @@ def play_out(game, strategies: Sequence, rngs):
     >>> play_out(Game(Rules.preset("pond"), 2, seed=0), [cheat, "random"], [seat_rng(0), seat_rng(1)])
     Traceback (most recent call last):
     ...
-    gofish_teach.game.IllegalMove: strategy '<lambda>' (seat 0) asked (0, 'A'): player 0 cannot ask themself: ask an opponent
+    gofish_teach.asks.IllegalMove: strategy '<lambda>' (seat 0) asked (0, 'A'): player 0 cannot ask themself: ask an opponent
     """
     n = game.n_players
     if len(strategies) != n:
