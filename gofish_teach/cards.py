@@ -11,6 +11,8 @@ Card('Q', '♥')
 """
 from __future__ import annotations
 
+import functools
+
 from typing import NamedTuple
 
 #: Every rank label of a full deck, in deck order (Ace low).
@@ -101,4 +103,16 @@ def plural(rank: str) -> str:
 
 def make_deck(ranks: tuple[str, ...]) -> list[Card]:
     """A fresh, ordered deck: every suit of every rank."""
-    return [Card(rank, suit) for rank in ranks for suit in SUITS]
+    return list(_deck(tuple(ranks)))
+
+
+@functools.lru_cache(maxsize=64)
+def _deck(ranks: tuple[str, ...]) -> tuple[Card, ...]:
+    """The ordered deck of ``ranks``, made once (cards are immutable, so every game may share them)."""
+    return tuple(Card(rank, suit) for rank in ranks for suit in SUITS)
+
+
+@functools.lru_cache(maxsize=64)
+def deck_set(ranks: tuple[str, ...]) -> frozenset[Card]:
+    """Every card of ``ranks``, as a set (to check a deck holds each exactly once)."""
+    return frozenset(_deck(ranks))

@@ -34,7 +34,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from .asks import IllegalMove, legal_asks
-from .cards import SUITS, Card, make_deck, normalize_rank, parse_suit, plural
+from .cards import SUITS, Card, deck_set, make_deck, normalize_rank, parse_suit, plural
 from .events import Ask, Book, Deal, Draw, Event, GameOver, GoFish, Give, Skip, Turn
 from .record import Record
 from .rules import PRESETS, Rules
@@ -154,7 +154,7 @@ class Game:
             except ValueError as e:
                 raise ValueError(f"deck: entry {k} ({item!r}) is not a card or rank: {e}") from None
             cards.append(card)
-        if sorted(cards) != sorted(fresh):
+        if len(cards) != len(fresh) or not deck_set(self.ranks).issuperset(cards) or len(set(cards)) != len(fresh):
             missing = sorted(set(fresh) - set(cards))
             extra = sorted(set(cards) - set(fresh)) or sorted(c for c in set(cards) if cards.count(c) > 1)
             raise ValueError(
@@ -175,9 +175,11 @@ class Game:
             self._sizes[p] = size
             cards = tuple(self.deck[p:size * n:n])
             self._log(Deal(p, size, None), p, Deal(p, size, cards))
+        book_size = self.rules.book_size
         for p in range(n):  # books are laid at once, straight after the deal too
-            for r in range(len(self.ranks)):
-                self._lay_books(p, r)
+            for r, suits in enumerate(self._hands[p]):
+                if len(suits) >= book_size:
+                    self._lay_books(p, r)
         self._settle()
 
     # ------------------------------------------------------------------ reading the state

@@ -76,24 +76,44 @@ def seat_rng(seed: int) -> np.random.Generator:
     [0]
     """
     words = np.random.SeedSequence(seed).generate_state(4, np.uint64)  # what PCG64(seed) seeds itself from
-    return np.random.Generator(np.random.PCG64(_StandIn([0], words=words)))
+    return np.random.Generator(np.random.PCG64(_StandIn(words)))
 
 
-class _StandIn(np.random.SeedSequence):
-    """A fresh ``SeedSequence([0])`` per seat (nothing shared between seats) that hands the
-    bit generator seeding itself the state words of the real seed once, then forgets them:
-    ``PCG64(_StandIn(words))`` draws as ``PCG64(seed)`` but keeps nothing that tells ``seed``,
-    and is made without seeding a second generator and overwriting its state."""
+class _StandIn(np.random.bit_generator.ISpawnableSeedSequence):
+    """What a seat's bit generator says it was seeded from: ``SeedSequence([0])`` for every
+    seat (its own, made when first asked for: nothing shared between seats), never the seed.
 
-    def __init__(self, entropy=None, *, words=None, **kwargs):  # spawn() makes children with keywords
-        super().__init__(entropy, **kwargs)
+    It hands the generator seeding itself the state words of the real seed once, then forgets
+    them, so ``PCG64(_StandIn(words))`` draws as ``PCG64(seed)`` and is made without seeding a
+    second generator or a second sequence.
+    """
+
+    def __init__(self, words):
         self._words = words
+        self._sequence = None
+
+    @property
+    def _real(self) -> np.random.SeedSequence:
+        if self._sequence is None:
+            self._sequence = np.random.SeedSequence([0])
+        return self._sequence
+
+    entropy = property(lambda self: self._real.entropy)
+    spawn_key = property(lambda self: self._real.spawn_key)
+    pool_size = property(lambda self: self._real.pool_size)
+    n_children_spawned = property(lambda self: self._real.n_children_spawned)
 
     def generate_state(self, n_words, dtype=np.uint32):
         words, self._words = self._words, None
         if words is not None and n_words == len(words) and np.dtype(dtype) == words.dtype:
             return words
-        return super().generate_state(n_words, dtype)
+        return self._real.generate_state(n_words, dtype)
+
+    def spawn(self, n_children):
+        return self._real.spawn(n_children)
+
+    def __repr__(self) -> str:
+        return repr(self._real)
 
 
 _PCG64_MULTIPLIER = 0x2360ED051FC65DA44385DF649FCCF645
@@ -168,8 +188,16 @@ def random(view, rng) -> tuple:
     >>> random(view, np.random.default_rng(0))   # doubles 0.636..., 0.269...: '7', then seat 1
     (1, '7')
     """
-    rank = pick(_ranks_to_ask(view), rng)
-    return _finish(view, _target(view, rank, rng), rank, rng)
+    # _ranks_to_ask, then _target, each pick inlined: this runs at every decision of most games.
+    ranks = _ranks_to_ask(view)
+    rank = ranks[int(rng.random() * len(ranks))]
+    record = view.record
+    sizes, dead = record.sizes, record.dead
+    seats = [q for q in view.opponents if sizes[q] and rank not in dead[q]] or _with_cards(view)
+    target = seats[int(rng.random() * len(seats))]
+    if view.rules.specific_card:
+        return _finish(view, target, rank, rng)
+    return target, rank
 
 
 def most_held(view, rng) -> tuple:
