@@ -25,15 +25,14 @@ gofish_teach.asks.IllegalMove: player 0 holds no 3s, so cannot ask for 3s
 from __future__ import annotations
 
 import json
-import numbers
 import os
-import reprlib
 import secrets
 from typing import Iterable, Sequence
 
 import numpy as np
 
-from .asks import IllegalMove, legal_asks
+from .asks import IllegalMove, InvalidAsk, legal_asks, parse_ask, why_illegal  # noqa: F401 (InvalidAsk: importable here too)
+from .asks import _shown, is_whole as _is_whole
 from .cards import SUITS, Card, deck_set, make_deck, normalize_rank, parse_suit, plural
 from .events import Ask, Book, Deal, Draw, Event, GameOver, GoFish, Give, Skip, Turn
 from .record import Record
@@ -48,24 +47,6 @@ MAX_SAVE_CHARS = 10_000_000
 MAX_SAVE_DEPTH = 8
 #: Digits a number in a saved game may have (every number in the format is a seat, a count or a size).
 MAX_SAVE_DIGITS = 9
-
-_repr = reprlib.Repr()
-_repr.maxstring = _repr.maxother = 60
-
-
-def _shown(value) -> str:
-    """A value for an error message: whole numbers (numpy ones too) as plain ints, anything else a short repr."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
-        return str(int(value))
-    return _repr.repr(value)
-
-
-def _is_whole(value) -> bool:
-    """A whole number (``int`` or a numpy integer), but not ``True``/``False``."""
-    if type(value) is int:  # the usual case, without the slower check against the abstract class
-        return True
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
-
 
 class Game:
     """One game of Go Fish under some :class:`Rules`.
@@ -267,44 +248,20 @@ class Game:
         return legal_asks(self.rules, self.ranks, self._hands[p], self._booked, self._opponents[p])
 
     def check_ask(self, target, rank, suit=None, *, player=None) -> tuple[int, int, str | None]:
-        """Raise :class:`IllegalMove` naming the rule if the current player (or ``player``) may not make this ask."""
-        p = self.current_player
+        """Raise :class:`IllegalMove` naming the rule if the current player (or ``player``) may not make
+        this ask (:class:`~gofish_teach.asks.InvalidAsk` if it is not a move at all); else
+        ``(target, rank index, suit)``. Parse, then explain: :func:`~gofish_teach.asks.parse_ask`,
+        :func:`~gofish_teach.asks.why_illegal`."""
         if self.is_over:
             raise IllegalMove("the game is over, so no more asks")
-        if player is not None:
-            if not _is_whole(player) or not 0 <= player < self.n_players:
-                raise IllegalMove(f"player {_shown(player)} is not a seat: seats are 0 to {self.n_players - 1}")
-            if player != p:
-                raise IllegalMove(f"it is player {p}'s turn, not player {int(player)}'s")
-        if not _is_whole(target) or not 0 <= target < self.n_players:
-            raise IllegalMove(f"target {_shown(target)} is not a seat: seats are 0 to {self.n_players - 1}")
-        target = int(target)
-        if target == p:
-            raise IllegalMove(f"player {p} cannot ask themself: ask an opponent")
-        if target not in self._opponents[p]:
-            raise IllegalMove(f"player {target} is player {p}'s partner, and partners may not ask each other")
-        r = self._rank_index.get(rank) if isinstance(rank, str) else None  # a list or dict is not hashable
-        if r is None:
-            try:
-                r = self._rank_index[normalize_rank(rank)]
-            except (ValueError, KeyError):
-                raise IllegalMove(f"rank {_shown(rank)} is not in this deck: ranks are {', '.join(self.ranks)}") from None
-        label = self.ranks[r]
-        if self._booked[r] == len(SUITS):
-            raise IllegalMove(f"all the {plural(label)} are in books on the table, so cannot be asked for")
-        if not self.rules.bluff and not self._hands[p][r]:
-            raise IllegalMove(f"player {p} holds no {plural(label)}, so cannot ask for {plural(label)}")
-        if self.rules.specific_card:
-            if suit is None:
-                raise IllegalMove("suit: these rules ask for a specific card, so name its suit too")
-            try:
-                suit = parse_suit(suit)  # the suit alone: "ce♥" after "A" must not read as "Ace♥"
-            except ValueError:
-                raise IllegalMove(f"suit {_shown(suit)} is not one of {' '.join(SUITS)}") from None
-            if suit in self._hands[p][r]:
-                raise IllegalMove(f"player {p} already holds the {label}{suit}, so cannot ask for it")
-        elif suit is not None:
-            raise IllegalMove("suit: these rules ask for a whole rank, not a specific card")
+        target, r, suit, player = parse_ask(target, rank, suit, n_players=self.n_players, ranks=self.ranks,
+                                            rank_index=self._rank_index, specific_card=self.rules.specific_card,
+                                            player=player)
+        p = self.current_player
+        why = why_illegal(p, target, r, suit, ranks=self.ranks, held=self._hands[p], booked=self._booked,
+                          opponents=self._opponents[p], bluff=self.rules.bluff, player=player)
+        if why is not None:
+            raise IllegalMove(why)
         return target, r, suit
 
     def ask(self, target: int, rank: str, suit: str | None = None, *, player: int | None = None) -> list[Event]:

@@ -40,8 +40,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from .asks import IllegalMove, as_move
 from .cards import SUITS
-from .game import IllegalMove
 
 Strategy = Callable[..., tuple]
 
@@ -386,9 +386,7 @@ def play_out(game, strategies: Sequence, rngs):
         p = game.current_player
         move = chosen[p](game.view(p), by_seat[p])
         try:
-            if not isinstance(move, (tuple, list)) or len(move) not in (2, 3):
-                raise IllegalMove(f"a strategy must return (target, rank), not {move!r}")
-            game.ask(*move)
+            game.ask(*as_move(move))
         except IllegalMove as e:
             raise IllegalMove(f"strategy {strategy_name(strategies[p])!r} (seat {p}) asked {move!r}: {e}") from None
     return game
