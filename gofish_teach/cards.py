@@ -11,6 +11,7 @@ Card('Q', '♥')
 """
 from __future__ import annotations
 
+import enum
 import functools
 
 from typing import NamedTuple
@@ -116,3 +117,25 @@ def _deck(ranks: tuple[str, ...]) -> tuple[Card, ...]:
 def deck_set(ranks: tuple[str, ...]) -> frozenset[Card]:
     """Every card of ``ranks``, as a set (to check a deck holds each exactly once)."""
     return frozenset(_deck(ranks))
+
+
+class Word(str, enum.Enum):
+    """A member of a closed set of words (a rule's options, a draw's source, why a game ended).
+
+    Str-valued: it compares, hashes, prints, formats and shows (``repr``) as its text, so code
+    comparing with strings, saved games and printed outputs are as with plain strings.
+
+    >>> class Colour(Word):
+    ...     RED = "red"
+    >>> Colour.RED == "red", f"{Colour.RED}", [Colour("red")], Colour.RED is Colour("red")
+    (True, 'red', ['red'], True)
+    """
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+    def __repr__(self) -> str:
+        return repr(self.value)

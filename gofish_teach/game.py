@@ -34,9 +34,9 @@ import numpy as np
 from .asks import IllegalMove, InvalidAsk, legal_asks, parse_ask, why_illegal  # noqa: F401 (InvalidAsk: importable here too)
 from .asks import _shown, is_whole as _is_whole
 from .cards import SUITS, Card, deck_set, make_deck, normalize_rank, parse_suit, plural
-from .events import Ask, Book, Deal, Draw, Event, GameOver, GoFish, Give, Skip, Turn
+from .events import Ask, Book, Deal, Draw, Event, GameOver, GoFish, Give, Reason, Skip, Source, Turn
 from .record import Record
-from .rules import PRESETS, Rules
+from .rules import PRESETS, EmptyHand, End, Rules
 from .view import BLOCK, View
 
 SAVE_FORMAT = "gofish-teach/1"
@@ -295,9 +295,9 @@ class Game:
                 card = self._draw(p)
                 lucky = card.rank == label and (suit is None or card.suit == suit)
                 if lucky:
-                    events.append(Draw(p, 1, (card,), "fish", True))
+                    events.append(Draw(p, 1, (card,), Source.FISH, True))
                 else:
-                    self._log(Draw(p, 1, None, "fish"), p, Draw(p, 1, (card,), "fish"))
+                    self._log(Draw(p, 1, None, Source.FISH), p, Draw(p, 1, (card,), Source.FISH))
                 made_book = self._lay_books(p, self._rank_index[card.rank])
                 again = lucky or (made_book and self.rules.book_draw_again)
         if not self._end_if_over() and not again:
@@ -348,16 +348,16 @@ class Game:
                 return
             if not self._left:
                 self._log(Skip(p))
-            elif self.rules.empty_hand == "new_hand":
+            elif self.rules.empty_hand == EmptyHand.NEW_HAND:
                 count = min(self.rules.deal_size(self.n_players), self._left)
                 cards = tuple(self._draw(p) for _ in range(count))
-                self._log(Draw(p, count, None, "empty hand"), p, Draw(p, count, cards, "empty hand"))
+                self._log(Draw(p, count, None, Source.EMPTY_HAND), p, Draw(p, count, cards, Source.EMPTY_HAND))
                 for r in sorted({self._rank_index[c.rank] for c in cards}):
                     self._lay_books(p, r)
             else:
                 card = self._draw(p)
-                self._log(Draw(p, 1, None, "empty hand"), p, Draw(p, 1, (card,), "empty hand"))
-                if self.rules.empty_hand == "draw_one_play" and not self._end_if_over():
+                self._log(Draw(p, 1, None, Source.EMPTY_HAND), p, Draw(p, 1, (card,), Source.EMPTY_HAND))
+                if self.rules.empty_hand == EmptyHand.DRAW_ONE_PLAY and not self._end_if_over():
                     continue  # plays on with the card just drawn
             if not self._end_if_over():
                 self._pass_turn()
@@ -365,14 +365,14 @@ class Game:
     def _over_reason(self) -> str | None:
         """Why the game has ended by now, or ``None`` while it goes on. A question only: nothing changes."""
         if self._n_books == self._total_books:
-            return "every book is made"
+            return Reason.EVERY_BOOK
         if self._left == 0:
-            if self.rules.end == "ocean_empty":
-                return "the ocean is empty"
-            if self.rules.end == "empty_hand_and_ocean" and 0 in self._sizes:
-                return "the ocean is empty and a player has no cards"
+            if self.rules.end == End.OCEAN_EMPTY:
+                return Reason.OCEAN_EMPTY
+            if self.rules.end == End.EMPTY_HAND_AND_OCEAN and 0 in self._sizes:
+                return Reason.OCEAN_AND_HAND_EMPTY
             if self.rules.teams and self._stalemate():
-                return "no ask can succeed any more"
+                return Reason.STALEMATE
         return None
 
     def _end_if_over(self) -> bool:

@@ -37,7 +37,7 @@ import concurrent.futures
 from collections import OrderedDict
 from typing import Protocol
 
-from ..events import Draw, GoFish
+from ..events import Draw, GoFish, Source
 from ..game import IllegalMove
 from ..view import View
 from ._panes import one_blas_thread
@@ -212,7 +212,7 @@ class TablePlay:
         self.check_ask(rank, suit)
         before = self.match.game.view(self.me)
         events = self.match.ask(target, rank, suit if self.match.rules.specific_card else None, player=self.me)
-        if len(events) > 2 and type(events[1]) is GoFish and type(events[2]) is Draw and events[2].source == "fish":
+        if len(events) > 2 and type(events[1]) is GoFish and type(events[2]) is Draw and events[2].source == Source.FISH:
             self.pending = before.before_draw(*events[:2])  # you draw by clicking the ocean
             return True
         return False
