@@ -59,8 +59,17 @@ test: $(STAMP)
 	@$(BIN)/python -m pytest --doctest-modules --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
 		--durations=30 gofish_teach tests notebooks solutions
 
-bench: $(STAMP)
-	@$(BIN)/python -m gofish_teach.bench $(BENCH_ARGS)
+# One table of ratios from one run: this code against commit 55d70c6 (the readable engine and the fast
+# path), then the exact-probability timings (benchmarks/bench.py says how; BENCH_ARGS="--quick" for a short
+# run, "--all" for the older sections too). The baseline's package is taken from git into the venv's folder
+# once; GOFISH_BENCH_BASELINE=PATH (a checkout of 55d70c6) takes its place.
+BENCH_BASELINE := $(VENV)/bench-55d70c6
+$(BENCH_BASELINE)/gofish_teach/__init__.py:
+	@mkdir -p $(BENCH_BASELINE)
+	@git archive 55d70c6 gofish_teach | tar -x -C $(BENCH_BASELINE)
+
+bench: $(STAMP) $(BENCH_BASELINE)/gofish_teach/__init__.py
+	@GOFISH_BENCH_BASELINE="$${GOFISH_BENCH_BASELINE:-$(BENCH_BASELINE)}" $(BIN)/python -m benchmarks.bench $(BENCH_ARGS)
 
 # Re-run every notebook top to bottom and save its outputs (do this after changing code they use);
 # the exercises are rebuilt from the solutions and saved as run in their unfinished state.

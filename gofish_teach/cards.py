@@ -11,6 +11,9 @@ Card('Q', '♥')
 """
 from __future__ import annotations
 
+import enum
+import functools
+
 from typing import NamedTuple
 
 #: Every rank label of a full deck, in deck order (Ace low).
@@ -101,4 +104,38 @@ def plural(rank: str) -> str:
 
 def make_deck(ranks: tuple[str, ...]) -> list[Card]:
     """A fresh, ordered deck: every suit of every rank."""
-    return [Card(rank, suit) for rank in ranks for suit in SUITS]
+    return list(_deck(tuple(ranks)))
+
+
+@functools.lru_cache(maxsize=64)
+def _deck(ranks: tuple[str, ...]) -> tuple[Card, ...]:
+    """The ordered deck of ``ranks``, made once (cards are immutable, so every game may share them)."""
+    return tuple(Card(rank, suit) for rank in ranks for suit in SUITS)
+
+
+@functools.lru_cache(maxsize=64)
+def deck_set(ranks: tuple[str, ...]) -> frozenset[Card]:
+    """Every card of ``ranks``, as a set (to check a deck holds each exactly once)."""
+    return frozenset(_deck(ranks))
+
+
+class Word(str, enum.Enum):
+    """A member of a closed set of words (a rule's options, a draw's source, why a game ended).
+
+    Str-valued: it compares, hashes, prints, formats and shows (``repr``) as its text, so code
+    comparing with strings, saved games and printed outputs are as with plain strings.
+
+    >>> class Colour(Word):
+    ...     RED = "red"
+    >>> Colour.RED == "red", f"{Colour.RED}", [Colour("red")], Colour.RED is Colour("red")
+    (True, 'red', ['red'], True)
+    """
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+    def __repr__(self) -> str:
+        return repr(self.value)

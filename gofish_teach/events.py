@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Sequence
 
-from .cards import Card, name, plural
+from .cards import Card, Word, name, plural
 
 _NUMBERS = ("no", "one", "two", "three", "four")
 
@@ -38,6 +38,22 @@ def _books(n: int) -> str:
 def _count(n: int, rank: str) -> str:
     word = _NUMBERS[n] if n < len(_NUMBERS) else str(n)
     return f"{word} {name(rank) if n == 1 else plural(rank)}"
+
+
+class Source(Word):
+    """Where a :class:`Draw` comes from: fishing after "Go Fish!", or the empty-hand rule."""
+
+    FISH = "fish"
+    EMPTY_HAND = "empty hand"
+
+
+class Reason(Word):
+    """Why a game ended (:attr:`GameOver.reason`)."""
+
+    EVERY_BOOK = "every book is made"
+    OCEAN_EMPTY = "the ocean is empty"
+    OCEAN_AND_HAND_EMPTY = "the ocean is empty and a player has no cards"
+    STALEMATE = "no ask can succeed any more"
 
 
 class Deal(NamedTuple):
@@ -99,7 +115,7 @@ class Draw(NamedTuple):
     player: int
     count: int
     cards: tuple[Card, ...] | None
-    source: str
+    source: Source
     lucky: bool = False
 
     def describe(self, names=None) -> str:
@@ -152,7 +168,7 @@ class GameOver(NamedTuple):
 
     winners: tuple[int, ...]
     books: tuple[int, ...]
-    reason: str
+    reason: Reason
     team_books: int | None = None
 
     def describe(self, names=None) -> str:

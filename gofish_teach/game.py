@@ -20,23 +20,24 @@ Player 1 gives Player 0 two Aces.
 >>> game.ask(1, "3")
 Traceback (most recent call last):
 ...
-gofish_teach.game.IllegalMove: player 0 holds no 3s, so cannot ask for 3s
+gofish_teach.asks.IllegalMove: player 0 holds no 3s, so cannot ask for 3s
 """
 from __future__ import annotations
 
 import json
-import numbers
 import os
-import reprlib
 import secrets
 from typing import Iterable, Sequence
 
 import numpy as np
 
-from .cards import SUITS, Card, make_deck, normalize_rank, parse_suit, plural
-from .events import Ask, Book, Deal, Draw, Event, GameOver, GoFish, Give, Skip, Turn
-from .rules import PRESETS, Rules
-from .view import View
+from .asks import IllegalMove, InvalidAsk, legal_asks, parse_ask, why_illegal  # noqa: F401 (InvalidAsk: importable here too)
+from .asks import _shown, is_whole as _is_whole
+from .cards import SUITS, Card, deck_set, make_deck, normalize_rank, parse_suit, plural
+from .events import Ask, Book, Deal, Draw, Event, GameOver, GoFish, Give, Reason, Skip, Source, Turn
+from .record import Record
+from .rules import PRESETS, EmptyHand, End, Rules
+from .view import BLOCK, View
 
 SAVE_FORMAT = "gofish-teach/1"
 #: The longest saved game :meth:`Game.from_json` reads, in characters. A game stopped at
@@ -46,28 +47,6 @@ MAX_SAVE_CHARS = 10_000_000
 MAX_SAVE_DEPTH = 8
 #: Digits a number in a saved game may have (every number in the format is a seat, a count or a size).
 MAX_SAVE_DIGITS = 9
-
-_repr = reprlib.Repr()
-_repr.maxstring = _repr.maxother = 60
-
-
-def _shown(value) -> str:
-    """A value for an error message: whole numbers (numpy ones too) as plain ints, anything else a short repr."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
-        return str(int(value))
-    return _repr.repr(value)
-
-
-def _is_whole(value) -> bool:
-    """A whole number (``int`` or a numpy integer), but not ``True``/``False``."""
-    if type(value) is int:  # the usual case, without the slower check against the abstract class
-        return True
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
-
-
-class IllegalMove(ValueError):
-    """An ask the rules do not allow. The message names the rule; the game is unchanged."""
-
 
 class Game:
     """One game of Go Fish under some :class:`Rules`.
@@ -116,8 +95,17 @@ class Game:
                            for p in range(n_players)]
         self._top = 0  # deck[self._top:] is the ocean
         self._left = len(self.deck)  # cards in the ocean, kept as a number because every step reads it
+        # The log. Public events in order; each seat's own versions of some of them (its dealt
+        # and drawn cards shown) by index, and the same as a tuple of (index, event) pairs that
+        # views share; the public events as frozen blocks and a chain of pairs (view.BLOCK) and as
+        # read by a Record, brought up to date when a view is made (each event read once per
+        # game, however many views), so that a view takes them without copying the log.
         self._events: list[Event] = []
         self._private: list[dict[int, Event]] = [{} for _ in range(n_players)]
+        self._own: list[tuple] = [()] * n_players
+        self._blocks: tuple[tuple[Event, ...], ...] = ()
+        self._chain = None  # the public events after the last block
+        self._record = Record(n_players, rules)
         self._moves: list[tuple[int, str, str | None]] = []
         self.current_player = 0
         self.is_over = False
@@ -147,7 +135,7 @@ class Game:
             except ValueError as e:
                 raise ValueError(f"deck: entry {k} ({item!r}) is not a card or rank: {e}") from None
             cards.append(card)
-        if sorted(cards) != sorted(fresh):
+        if len(cards) != len(fresh) or not deck_set(self.ranks).issuperset(cards) or len(set(cards)) != len(fresh):
             missing = sorted(set(fresh) - set(cards))
             extra = sorted(set(cards) - set(fresh)) or sorted(c for c in set(cards) if cards.count(c) > 1)
             raise ValueError(
@@ -168,9 +156,11 @@ class Game:
             self._sizes[p] = size
             cards = tuple(self.deck[p:size * n:n])
             self._log(Deal(p, size, None), p, Deal(p, size, cards))
+        book_size = self.rules.book_size
         for p in range(n):  # books are laid at once, straight after the deal too
-            for r in range(len(self.ranks)):
-                self._lay_books(p, r)
+            for r, suits in enumerate(self._hands[p]):
+                if len(suits) >= book_size:
+                    self._lay_books(p, r)
         self._settle()
 
     # ------------------------------------------------------------------ reading the state
@@ -219,12 +209,28 @@ class Game:
         """The ocean from the top down. (The truth: no player sees this.)"""
         return self.deck[self._top:]
 
-    def view(self, player: int):
-        """What ``player`` has seen, and nothing more: its information state."""
+    def view(self, player: int) -> View:
+        """What ``player`` has seen, and nothing more: its information state, built from values."""
         if not (type(player) is int and 0 <= player < self.n_players):
             self._check_seat(player, "player")
             player = int(player)
-        return View(self, player)
+        events, record = self._events, self._record
+        n = len(events)
+        if record.n_events < n:  # read on from where the last view stopped
+            advance, chain = record.advance, self._chain
+            for t in range(record.n_events, n):
+                event = events[t]
+                advance(event)
+                if t % BLOCK == BLOCK - 1:  # a block is full: frozen, and the chain starts again
+                    self._blocks += (tuple(events[t + 1 - BLOCK:t + 1]),)
+                    chain = None
+                else:
+                    chain = (chain, event)
+            self._chain = chain
+        held = {r: tuple(suits) for r, suits in zip(self.ranks, self._hands[player]) if suits}
+        return View(player, self.n_players, self.rules, self.ranks, held,
+                    tuple(self._sizes), self._books_snapshot, self._opponents[player], self._left,
+                    self.current_player, self.is_over, self.winners, record.copy(), (self._blocks, self._chain), n, self._own[player])
 
     def team_of(self, player: int) -> tuple[int, ...]:
         """``player`` and its partner when playing in teams, else ``player`` alone."""
@@ -239,56 +245,23 @@ class Game:
         if self.is_over:
             return []
         p = self.current_player
-        hand = self._hands[p]
-        if self.rules.bluff:
-            ranks = [r for r, booked in zip(self.ranks, self._booked) if booked < len(SUITS)]
-        else:
-            ranks = [r for r, suits in zip(self.ranks, hand) if suits]
-        targets = self._opponents[p]
-        if not self.rules.specific_card:
-            return [(t, r) for t in targets for r in ranks]
-        return [(t, r, s) for t in targets for r in ranks for s in SUITS
-                if s not in hand[self._rank_index[r]]]
+        return legal_asks(self.rules, self.ranks, self._hands[p], self._booked, self._opponents[p])
 
     def check_ask(self, target, rank, suit=None, *, player=None) -> tuple[int, int, str | None]:
-        """Raise :class:`IllegalMove` naming the rule if the current player (or ``player``) may not make this ask."""
-        p = self.current_player
+        """Raise :class:`IllegalMove` naming the rule if the current player (or ``player``) may not make
+        this ask (:class:`~gofish_teach.asks.InvalidAsk` if it is not a move at all); else
+        ``(target, rank index, suit)``. Parse, then explain: :func:`~gofish_teach.asks.parse_ask`,
+        :func:`~gofish_teach.asks.why_illegal`."""
         if self.is_over:
             raise IllegalMove("the game is over, so no more asks")
-        if player is not None:
-            if not _is_whole(player) or not 0 <= player < self.n_players:
-                raise IllegalMove(f"player {_shown(player)} is not a seat: seats are 0 to {self.n_players - 1}")
-            if player != p:
-                raise IllegalMove(f"it is player {p}'s turn, not player {int(player)}'s")
-        if not _is_whole(target) or not 0 <= target < self.n_players:
-            raise IllegalMove(f"target {_shown(target)} is not a seat: seats are 0 to {self.n_players - 1}")
-        target = int(target)
-        if target == p:
-            raise IllegalMove(f"player {p} cannot ask themself: ask an opponent")
-        if target not in self._opponents[p]:
-            raise IllegalMove(f"player {target} is player {p}'s partner, and partners may not ask each other")
-        r = self._rank_index.get(rank) if isinstance(rank, str) else None  # a list or dict is not hashable
-        if r is None:
-            try:
-                r = self._rank_index[normalize_rank(rank)]
-            except (ValueError, KeyError):
-                raise IllegalMove(f"rank {_shown(rank)} is not in this deck: ranks are {', '.join(self.ranks)}") from None
-        label = self.ranks[r]
-        if self._booked[r] == len(SUITS):
-            raise IllegalMove(f"all the {plural(label)} are in books on the table, so cannot be asked for")
-        if not self.rules.bluff and not self._hands[p][r]:
-            raise IllegalMove(f"player {p} holds no {plural(label)}, so cannot ask for {plural(label)}")
-        if self.rules.specific_card:
-            if suit is None:
-                raise IllegalMove("suit: these rules ask for a specific card, so name its suit too")
-            try:
-                suit = parse_suit(suit)  # the suit alone: "ce♥" after "A" must not read as "Ace♥"
-            except ValueError:
-                raise IllegalMove(f"suit {_shown(suit)} is not one of {' '.join(SUITS)}") from None
-            if suit in self._hands[p][r]:
-                raise IllegalMove(f"player {p} already holds the {label}{suit}, so cannot ask for it")
-        elif suit is not None:
-            raise IllegalMove("suit: these rules ask for a whole rank, not a specific card")
+        target, r, suit, player = parse_ask(target, rank, suit, n_players=self.n_players, ranks=self.ranks,
+                                            rank_index=self._rank_index, specific_card=self.rules.specific_card,
+                                            player=player)
+        p = self.current_player
+        why = why_illegal(p, target, r, suit, ranks=self.ranks, held=self._hands[p], booked=self._booked,
+                          opponents=self._opponents[p], bluff=self.rules.bluff, player=player)
+        if why is not None:
+            raise IllegalMove(why)
         return target, r, suit
 
     def ask(self, target: int, rank: str, suit: str | None = None, *, player: int | None = None) -> list[Event]:
@@ -322,9 +295,9 @@ class Game:
                 card = self._draw(p)
                 lucky = card.rank == label and (suit is None or card.suit == suit)
                 if lucky:
-                    events.append(Draw(p, 1, (card,), "fish", True))
+                    events.append(Draw(p, 1, (card,), Source.FISH, True))
                 else:
-                    self._log(Draw(p, 1, None, "fish"), p, Draw(p, 1, (card,), "fish"))
+                    self._log(Draw(p, 1, None, Source.FISH), p, Draw(p, 1, (card,), Source.FISH))
                 made_book = self._lay_books(p, self._rank_index[card.rank])
                 again = lucky or (made_book and self.rules.book_draw_again)
         if not self._end_if_over() and not again:
@@ -335,7 +308,9 @@ class Game:
     # ------------------------------------------------------------------ the automatic steps
     def _log(self, public: Event, player: int | None = None, private: Event | None = None) -> None:
         if private is not None:
-            self._private[player][len(self._events)] = private
+            t = len(self._events)
+            self._private[player][t] = private
+            self._own[player] += ((t, private),)
         self._events.append(public)
 
     def _draw(self, player: int) -> Card:
@@ -373,16 +348,16 @@ class Game:
                 return
             if not self._left:
                 self._log(Skip(p))
-            elif self.rules.empty_hand == "new_hand":
+            elif self.rules.empty_hand == EmptyHand.NEW_HAND:
                 count = min(self.rules.deal_size(self.n_players), self._left)
                 cards = tuple(self._draw(p) for _ in range(count))
-                self._log(Draw(p, count, None, "empty hand"), p, Draw(p, count, cards, "empty hand"))
+                self._log(Draw(p, count, None, Source.EMPTY_HAND), p, Draw(p, count, cards, Source.EMPTY_HAND))
                 for r in sorted({self._rank_index[c.rank] for c in cards}):
                     self._lay_books(p, r)
             else:
                 card = self._draw(p)
-                self._log(Draw(p, 1, None, "empty hand"), p, Draw(p, 1, (card,), "empty hand"))
-                if self.rules.empty_hand == "draw_one_play" and not self._end_if_over():
+                self._log(Draw(p, 1, None, Source.EMPTY_HAND), p, Draw(p, 1, (card,), Source.EMPTY_HAND))
+                if self.rules.empty_hand == EmptyHand.DRAW_ONE_PLAY and not self._end_if_over():
                     continue  # plays on with the card just drawn
             if not self._end_if_over():
                 self._pass_turn()
@@ -390,20 +365,22 @@ class Game:
     def _over_reason(self) -> str | None:
         """Why the game has ended by now, or ``None`` while it goes on. A question only: nothing changes."""
         if self._n_books == self._total_books:
-            return "every book is made"
+            return Reason.EVERY_BOOK
         if self._left == 0:
-            if self.rules.end == "ocean_empty":
-                return "the ocean is empty"
-            if self.rules.end == "empty_hand_and_ocean" and 0 in self._sizes:
-                return "the ocean is empty and a player has no cards"
+            if self.rules.end == End.OCEAN_EMPTY:
+                return Reason.OCEAN_EMPTY
+            if self.rules.end == End.EMPTY_HAND_AND_OCEAN and 0 in self._sizes:
+                return Reason.OCEAN_AND_HAND_EMPTY
             if self.rules.teams and self._stalemate():
-                return "no ask can succeed any more"
+                return Reason.STALEMATE
         return None
 
     def _end_if_over(self) -> bool:
         """End the game (winners, the ``GameOver`` event) if an end rule now holds; True once it is over."""
         if self.is_over:
             return True
+        if self._left and self._n_books != self._total_books:  # the usual case, said at once
+            return False
         reason = self._over_reason()
         if reason is None:
             return False

@@ -29,7 +29,7 @@ It is West's turn.
 >>> match.ask(2, "K", player=1)
 Traceback (most recent call last):
 ...
-gofish_teach.game.IllegalMove: seat 1 is a bot (strategy 'memory'): only a person's seat asks through Match.ask
+gofish_teach.asks.IllegalMove: seat 1 is a bot (strategy 'memory'): only a person's seat asks through Match.ask
 """
 from __future__ import annotations
 
@@ -39,6 +39,7 @@ from typing import Callable, NamedTuple, Sequence
 import numpy as np
 
 from . import strategies as _strategies
+from .asks import as_move
 from .events import Event
 from .game import Game, IllegalMove
 from .rules import Rules
@@ -243,9 +244,7 @@ class Match:
             rng.bit_generator.state = saved
             raise BotError(f"{who} raised {type(e).__name__}: {e}", seat=seat, strategy=name) from e
         try:
-            if not isinstance(move, (tuple, list)) or len(move) not in (2, 3):
-                raise IllegalMove(f"a strategy must return (target, rank), not {move!r}")
-            game.ask(*move, player=seat)
+            game.ask(*as_move(move), player=seat)
         except (IllegalMove, TypeError, ValueError) as e:
             rng.bit_generator.state = saved
             raise BotError(f"{who} asked {move!r}: {e}", seat=seat, strategy=name) from None

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numbers
 from typing import NamedTuple
 
-from .cards import SUITS, ranks_for
+from .cards import SUITS, Word, ranks_for
 
 #: What a player whose turn comes (or continues) with an empty hand does while the ocean has cards.
 EMPTY_HAND_RULES = {
@@ -33,6 +33,24 @@ END_RULES = {
     "empty_hand_and_ocean": "the game also ends as soon as the ocean is empty and some player has no cards",
     "ocean_empty": "the game ends as soon as the ocean (the pack) is exhausted",
 }
+
+
+class EmptyHand(Word):
+    """:attr:`Rules.empty_hand`'s options (see :data:`EMPTY_HAND_RULES`)."""
+
+    NEW_HAND = "new_hand"
+    DRAW_ONE_PLAY = "draw_one_play"
+    DRAW_ONE_PASS = "draw_one_pass"
+
+
+class End(Word):
+    """:attr:`Rules.end`'s options (see :data:`END_RULES`)."""
+
+    ALL_BOOKS = "all_books"
+    EMPTY_HAND_AND_OCEAN = "empty_hand_and_ocean"
+    OCEAN_EMPTY = "ocean_empty"
+
+
 #: The player counts a game in teams of two allows (the "argument-proof" instructions that the
 #: ``family`` preset follows suggest partners for four or six players).
 TEAM_PLAYER_COUNTS = (4, 6)
@@ -274,7 +292,7 @@ def _checked(options: _Options) -> _Options:
         raise ValueError("Rules.deal must be (players, cards) pairs, players ascending from at most "
                          f"min_players, each dealing at least 1 card: not {o.deal!r}")
     return o._replace(n_ranks=n_ranks, deal=deal, hand_size=hand_size, min_players=min_players,
-                      max_players=max_players, book_size=book_size)
+                      max_players=max_players, book_size=book_size, empty_hand=EmptyHand(o.empty_hand), end=End(o.end))
 
 
 class _SourceDoc:

@@ -51,7 +51,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from .cards import SUITS, Card
+from .cards import SUITS, Card, _deck
 from .events import Ask, Draw, Give
 # What this module shares with the compiled fast path lives in fast_spec, so that fast.py need
 # not import this module (which calls it); every name stays importable from here too.
@@ -141,6 +141,9 @@ def deck_cards(rules: Rules, codes) -> list[Card]:
     [Card('A', '♣'), Card('2', '♦'), Card('K', '♠')]
     """
     ranks = rules.ranks
+    if CARDS_PER_RANK == len(SUITS):  # codes are then indices into the ordered deck (shared cards)
+        deck = _deck(tuple(ranks))
+        return [deck[c] for c in np.asarray(codes).tolist()]
     return [Card(ranks[int(c) // CARDS_PER_RANK], SUITS[int(c) % CARDS_PER_RANK]) for c in codes]
 
 

@@ -40,8 +40,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from .asks import IllegalMove, as_move
 from .cards import SUITS
-from .game import IllegalMove
 
 Strategy = Callable[..., tuple]
 
@@ -75,9 +75,45 @@ def seat_rng(seed: int) -> np.random.Generator:
     >>> rng.bit_generator.seed_seq.entropy   # the same for every seed
     [0]
     """
-    bits = np.random.PCG64(np.random.SeedSequence([0]))  # a fresh stand-in: nothing shared between seats
-    bits.state = _pcg64_state(seed)
-    return np.random.Generator(bits)
+    words = np.random.SeedSequence(seed).generate_state(4, np.uint64)  # what PCG64(seed) seeds itself from
+    return np.random.Generator(np.random.PCG64(_StandIn(words)))
+
+
+class _StandIn(np.random.bit_generator.ISpawnableSeedSequence):
+    """What a seat's bit generator says it was seeded from: ``SeedSequence([0])`` for every
+    seat (its own, made when first asked for: nothing shared between seats), never the seed.
+
+    It hands the generator seeding itself the state words of the real seed once, then forgets
+    them, so ``PCG64(_StandIn(words))`` draws as ``PCG64(seed)`` and is made without seeding a
+    second generator or a second sequence.
+    """
+
+    def __init__(self, words):
+        self._words = words
+        self._sequence = None
+
+    @property
+    def _real(self) -> np.random.SeedSequence:
+        if self._sequence is None:
+            self._sequence = np.random.SeedSequence([0])
+        return self._sequence
+
+    entropy = property(lambda self: self._real.entropy)
+    spawn_key = property(lambda self: self._real.spawn_key)
+    pool_size = property(lambda self: self._real.pool_size)
+    n_children_spawned = property(lambda self: self._real.n_children_spawned)
+
+    def generate_state(self, n_words, dtype=np.uint32):
+        words, self._words = self._words, None
+        if words is not None and n_words == len(words) and np.dtype(dtype) == words.dtype:
+            return words
+        return self._real.generate_state(n_words, dtype)
+
+    def spawn(self, n_children):
+        return self._real.spawn(n_children)
+
+    def __repr__(self) -> str:
+        return repr(self._real)
 
 
 _PCG64_MULTIPLIER = 0x2360ED051FC65DA44385DF649FCCF645
@@ -112,10 +148,11 @@ def _live_opponents(view, rank: str) -> list[int]:
 
 def _ranks_to_ask(view) -> list[str]:
     """The held ranks (deck order) that some opponent is live for, or every held rank if none is."""
-    sizes, dead = view.record.sizes, view.record.dead
+    record = view.record
+    sizes, dead = record.sizes, record.dead
     held = list(view.counts)
     holding = [dead[q] for q in view.opponents if sizes[q]]  # the dead ranks of each opponent holding cards
-    if not holding:
+    if not holding or not all(holding):  # some opponent holding cards has no dead ask: every rank is live
         return held
     blocked = frozenset.intersection(*holding)  # dead for every opponent holding cards: no live opponent
     return [r for r in held if r not in blocked] or held
@@ -151,8 +188,16 @@ def random(view, rng) -> tuple:
     >>> random(view, np.random.default_rng(0))   # doubles 0.636..., 0.269...: '7', then seat 1
     (1, '7')
     """
-    rank = pick(_ranks_to_ask(view), rng)
-    return _finish(view, _target(view, rank, rng), rank, rng)
+    # _ranks_to_ask, then _target, each pick inlined: this runs at every decision of most games.
+    ranks = _ranks_to_ask(view)
+    rank = ranks[int(rng.random() * len(ranks))]
+    record = view.record
+    sizes, dead = record.sizes, record.dead
+    seats = [q for q in view.opponents if sizes[q] and rank not in dead[q]] or _with_cards(view)
+    target = seats[int(rng.random() * len(seats))]
+    if view.rules.specific_card:
+        return _finish(view, target, rank, rng)
+    return target, rank
 
 
 def most_held(view, rng) -> tuple:
@@ -325,7 +370,7 @@ def play_out(game, strategies: Sequence, rngs):
     >>> play_out(Game(Rules.preset("pond"), 2, seed=0), [cheat, "random"], [seat_rng(0), seat_rng(1)])
     Traceback (most recent call last):
     ...
-    gofish_teach.game.IllegalMove: strategy '<lambda>' (seat 0) asked (0, 'A'): player 0 cannot ask themself: ask an opponent
+    gofish_teach.asks.IllegalMove: strategy '<lambda>' (seat 0) asked (0, 'A'): player 0 cannot ask themself: ask an opponent
     """
     n = game.n_players
     if len(strategies) != n:
@@ -341,9 +386,7 @@ def play_out(game, strategies: Sequence, rngs):
         p = game.current_player
         move = chosen[p](game.view(p), by_seat[p])
         try:
-            if not isinstance(move, (tuple, list)) or len(move) not in (2, 3):
-                raise IllegalMove(f"a strategy must return (target, rank), not {move!r}")
-            game.ask(*move)
+            game.ask(*as_move(move))
         except IllegalMove as e:
             raise IllegalMove(f"strategy {strategy_name(strategies[p])!r} (seat {p}) asked {move!r}: {e}") from None
     return game

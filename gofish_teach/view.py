@@ -1,10 +1,12 @@
 """A player's information state: everything one seat has seen, and nothing it has not.
 
 Strategies and the probability code receive only a :class:`View`. It is a snapshot taken
-when ``game.view(p)`` is called; later play does not change it, and nothing done to it
-changes the game: it holds copies (the public events so far, this seat's own cards), never
-the game's own lists, and everything it hands out is immutable or a fresh copy. (``rules``
-is the game's own :class:`~gofish_teach.rules.Rules`, which is immutable.)
+when ``game.view(p)`` is called, built from values the game hands over (this module never
+touches a game): later play does not change it, and nothing done to it changes the game.
+Everything it holds is immutable (the public events as a chain of tuples shared with the
+game and other views, this seat's own cards, the counts) or its own copy (its
+:class:`~gofish_teach.record.Record`), and everything it hands out is immutable or a fresh
+copy. (``rules`` is the game's own :class:`~gofish_teach.rules.Rules`, which is immutable.)
 
 >>> from gofish_teach import Game, Rules
 >>> game = Game(Rules.preset("pond"), n_players=3, seed=1)
@@ -18,52 +20,35 @@ Player 1 is dealt 5 cards: 2♥ 9♠ 6♥ A♠ 3♦.
 """
 from __future__ import annotations
 
+from .asks import legal_asks
 from .cards import SUITS, Card
 from .events import Event
 from .record import Record
 
 
-def _public_record(game) -> Record:
-    """The game's public log, read so far. It is kept on the game and read on from where it
-    stopped, so each event is read once per game however many views are made; every view
-    takes its own copy."""
-    record = game.__dict__.get("_public_record")
-    if record is None or record.n_events > len(game._events):
-        record = game._public_record = Record(game.n_players, game.rules)
-    events = game._events
-    for t in range(record.n_events, len(events)):
-        record.advance(events[t])
-    return record
-
-
-#: Public events are shared with views in frozen blocks of this many: a view then holds a
-#: tuple of blocks and the events after the last full block, never a copy of the whole log.
+#: Public events are shared with views in frozen blocks of this many, and the events after the
+#: last full block as a chain of pairs ``(..., ((None, e0), e1), ..., e_last)``: a view takes
+#: the whole log so far by holding the tuple of blocks and the last pair, both immutable and
+#: free to take, and what two views share is sent once by the tournament's pickler.
 BLOCK = 64
 
 
-def _public_events(game) -> tuple[tuple, tuple]:
-    """The game's public log so far, as (full blocks, the rest): tuples, so a view can share
-    them with the game and with other views without any of them being able to change them.
-    The tuple of blocks is kept on the game and grows by one block every ``BLOCK`` events."""
-    blocks = game.__dict__.get("_public_blocks", ())
-    events = game._events
-    done = len(blocks) * BLOCK
-    if done + BLOCK <= len(events):
-        blocks = game._public_blocks = blocks + tuple(
-            tuple(events[start:start + BLOCK]) for start in range(done, len(events) - BLOCK + 1, BLOCK))
-        done = len(blocks) * BLOCK
-    return blocks, tuple(events[done:])
+def chain_events(chain) -> list:
+    """The events of a chain of pairs, oldest first."""
+    events = []
+    while chain is not None:
+        chain, event = chain
+        events.append(event)
+    events.reverse()
+    return events
 
 
-def _own_events(game, player: int) -> tuple:
-    """``player``'s own events (its dealt and drawn cards) as ``(index, event)`` pairs, a tuple
-    kept on the game and rebuilt only when the player has a new one (they are only ever added)."""
-    cache = game.__dict__.setdefault("_own_events", {})
-    mine = game._private[player]
-    items = cache.get(player)
-    if items is None or len(items) != len(mine):
-        items = cache[player] = tuple(mine.items())
-    return items
+def public_events(public) -> list:
+    """The events of ``(blocks, chain)``, as a game hands them to its views, in order."""
+    blocks, chain = public
+    events = [event for block in blocks for event in block]
+    events.extend(chain_events(chain))
+    return events
 
 
 class View:
@@ -81,31 +66,37 @@ class View:
         current_player, is_over, winners: whose turn it is, and whether the game has ended.
         record: the public events read by :class:`~gofish_teach.record.Record` (hand sizes,
             shown ranks, dead asks, ...), this view's own copy.
+
+    A game makes its views (``game.view(p)``); the constructor takes values only: ``held``
+    is this seat's suits of each rank it holds (``{rank: suits}``, ranks in deck order, suits as tuples), ``public`` the public events as
+    ``(blocks, chain)`` (:data:`BLOCK`), ``n_events`` of them, and ``mine`` this seat's own
+    events as ``(index, event)`` pairs.
     """
 
-    __slots__ = ("player", "n_players", "rules", "ranks", "hand_sizes", "books", "opponents",
-                 "ocean_size", "current_player", "is_over", "winners", "record", "_held", "_public", "_mine", "_events")
+    __slots__ = ("player", "n_players", "rules", "ranks", "hand_sizes", "books", "opponents", "ocean_size",
+                 "current_player", "is_over", "winners", "record", "_held", "_public", "_n", "_mine", "_events", "_drawing")
 
-    def __init__(self, game, player: int):
+    def __init__(self, player: int, n_players: int, rules, ranks: tuple, held: dict, hand_sizes: tuple,
+                 books: tuple, opponents: tuple, ocean_size: int, current_player: int, is_over: bool,
+                 winners: tuple, record: Record, public, n_events: int, mine: tuple):
         self.player = player
-        self.n_players = game.n_players
-        self.rules = game.rules
-        self.ranks = game.ranks
-        # Copies, so that the snapshot does not change as play goes on.
-        self._held = {r: tuple(suits) for r, suits in zip(game.ranks, game._hands[player]) if suits}
-        self.hand_sizes = tuple(game._sizes)
-        self.books = game.books
-        self.opponents = game._opponents[player]
-        self.ocean_size = game.ocean_size
-        self.current_player = game.current_player
-        self.is_over = game.is_over
-        self.winners = game.winners
-        self.record = _public_record(game).copy()
-        # Copies of the public events and of this player's own events (its dealt and drawn
-        # cards), never the game's lists: what a strategy does to its view stays in the view.
-        self._public = _public_events(game)  # immutable blocks, shared: nothing to copy
-        self._mine = _own_events(game, player)
+        self.n_players = n_players
+        self.rules = rules
+        self.ranks = ranks
+        self._held = held
+        self.hand_sizes = hand_sizes
+        self.books = books
+        self.opponents = opponents
+        self.ocean_size = ocean_size
+        self.current_player = current_player
+        self.is_over = is_over
+        self.winners = winners
+        self.record = record
+        self._public = public
+        self._n = n_events
+        self._mine = mine
         self._events = None
+        self._drawing = False
 
     @property
     def hand(self) -> tuple[Card, ...]:
@@ -121,9 +112,7 @@ class View:
     def events(self) -> tuple[Event, ...]:
         """Every event this player saw, in order; its own dealt and drawn cards are filled in."""
         if self._events is None:
-            blocks, rest = self._public
-            events = [event for block in blocks for event in block]
-            events.extend(rest)
+            events = public_events(self._public)
             for i, event in self._mine:
                 events[i] = event
             self._events = tuple(events)
@@ -131,23 +120,43 @@ class View:
 
     def legal_asks(self) -> list[tuple]:
         """The asks this player may make now (the same list ``game.legal_asks()`` gives on its turn)."""
-        if self.is_over or self.current_player != self.player:
+        if self.is_over or self.current_player != self.player or self._drawing:
             return []
+        booked = [0] * len(self.ranks)
         if self.rules.bluff:
-            booked = [r for b in self.books for r in b]
-            ranks = [r for r in self.ranks if booked.count(r) * self.rules.book_size < len(SUITS)]
-        else:
-            ranks = list(self._held)
-        if not self.rules.specific_card:
-            return [(t, r) for t in self.opponents for r in ranks]
-        mine = set(self.hand)
-        return [(t, r, s) for t in self.opponents for r in ranks for s in SUITS if Card(r, s) not in mine]
+            index = {r: i for i, r in enumerate(self.ranks)}
+            for seat_books in self.books:
+                for rank in seat_books:
+                    booked[index[rank]] += self.rules.book_size
+        held = [self._held.get(r, ()) for r in self.ranks]
+        return legal_asks(self.rules, self.ranks, held, booked, self.opponents)
+
+    def before_draw(self, ask: Event, answer: Event) -> "View":
+        """This view (taken before an ask) with the ask and its "Go Fish!" answer added: what
+        the player knows in the moment before drawing from the ocean, with no ask to make
+        (its ``legal_asks()`` is empty). The table shows this moment until the ocean is clicked.
+
+        >>> from gofish_teach import Game
+        >>> game = Game("pond", 2, seed=3)
+        >>> view = game.view(0)
+        >>> target, rank = next(a for a in view.legal_asks() if game.count(1, a[1]) == 0)   # an ask that fails
+        >>> ask, answer = game.ask(target, rank)[:2]
+        >>> print(answer)
+        Player 1 says "Go Fish!"
+        >>> before = view.before_draw(ask, answer)
+        >>> before.events[-2:] == (ask, answer), before.legal_asks(), before.record.n_events == len(before.events)
+        (True, [], True)
+        """
+        record = self.record.copy()
+        record.advance(ask)
+        record.advance(answer)
+        other = View(self.player, self.n_players, self.rules, self.ranks, self._held, self.hand_sizes, self.books,
+                     self.opponents, self.ocean_size, self.current_player, self.is_over, self.winners, record,
+                     (self._public[0], ((self._public[1], ask), answer)), self._n + 2, self._mine)
+        other._drawing = True  # no ask to make: the draw comes first
+        return other
 
     def __repr__(self) -> str:
         hand = " ".join(map(str, self.hand)) or "empty"
         return (f"<View of player {self.player}: hand {hand}, hand sizes {list(self.hand_sizes)}, "
-                f"ocean {self.ocean_size}, books {[len(b) for b in self.books]}, {self._n_public()} events>")
-
-    def _n_public(self) -> int:
-        blocks, rest = self._public
-        return len(blocks) * BLOCK + len(rest)
+                f"ocean {self.ocean_size}, books {[len(b) for b in self.books]}, {self._n} events>")

@@ -79,9 +79,9 @@ _COPY = {
     "_hands": lambda hands: [[list(suits) for suits in hand] for hand in hands],
     "_books": lambda books: [list(b) for b in books],
     "_private": lambda private: [dict(seen) for seen in private],
-    "_own_events": dict,  # the view's cache: player -> tuple
+    "_own": list,  # of tuples, replaced rather than changed
     "_sizes": list, "_booked": list, "_events": list, "_moves": list,
-    "_public_record": Record.copy,  # the view's cache of the public log, read on in place
+    "_record": Record.copy,  # the public log as read so far, read on in place
 }
 _SET_UP = {"_rank_index", "_opponents"}  # made in __init__, never changed
 _KNOWN = _COPY.keys() | _SET_UP

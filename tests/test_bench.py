@@ -1,8 +1,17 @@
 """`make bench` sections run and report what the README quotes (no timing asserts: the
 machine is shared, so only the shape of the report is checked)."""
+import doctest
+import json
 import re
+import shutil
+import sys
+from pathlib import Path
 
-from gofish_teach import bench
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the bench lives outside the package, in benchmarks/
+from benchmarks import bench  # noqa: E402
 
 
 def test_the_probability_sections_report_medians_and_the_exact_share():
@@ -97,3 +106,61 @@ def test_a_speed_goal_missed_is_told_from_the_noise_by_the_rounds_ratios():
     assert bench.speed_verdict([100.0], [100.0], 1 / 1.3) == "goal met"
     assert "within this machine's noise" in bench.speed_verdict([99.0, 97.0], [100.0, 96.0], 1.0)
     assert "beyond this machine's noise" in bench.speed_verdict([80.0, 79.0], [100.0, 98.0], 1.0)
+
+
+def test_the_bench_docstring_examples_hold():
+    assert doctest.testmod(bench).failed == 0
+
+
+def _copy_of_the_package(folder: Path, slower_asks: bool = False) -> Path:
+    """A checkout holding a copy of this package; with ``slower_asks``, every ``Game.ask`` first
+    spins for 0.5 ms of CPU time (a sleep would not count: the bench measures CPU time)."""
+    shutil.copytree(ROOT / "gofish_teach", folder / "gofish_teach", ignore=shutil.ignore_patterns("__pycache__"))
+    if slower_asks:
+        game = folder / "gofish_teach" / "game.py"
+        text = game.read_text()
+        head = "    def ask(self, target"
+        at = text.index(":\n", text.index(head)) + 2
+        docstring_end = text.index('"""', text.index('"""', at) + 3) + 4
+        spin = ("        import time as _t\n        _s = _t.process_time()\n"
+                "        while _t.process_time() - _s < 0.0005:\n            pass\n")
+        game.write_text(text[:docstring_end] + spin + text[docstring_end:])
+    return folder
+
+
+def test_the_process_timing_a_checkout_imports_that_checkouts_package(tmp_path):
+    copy = _copy_of_the_package(tmp_path / "copy")
+    rate, package = bench.measure(str(copy), ["random"] * 4, 20, fast=False, reps=1)
+    assert package == str(copy / "gofish_teach" / "__init__.py") and rate > 0
+
+
+def test_a_baseline_slower_by_a_known_amount_is_measured_slower(tmp_path):
+    # Pytest runs from the repository's root, the very folder whose package the old bench's
+    # "baseline" process imported instead of the baseline's: the copy must still be the one timed.
+    slow = _copy_of_the_package(tmp_path / "slow", slower_asks=True)
+    lineup, games = ["random"] * 4, 30
+    here = bench.games_per_second(bench.this_checkout(), lineup, games, fast=False, reps=1)
+    there = bench.games_per_second(str(slow), lineup, games, fast=False, reps=1)
+    # About 50 asks per game at 0.5 ms each add 25 ms to a game of a few ms: far more than any noise.
+    assert there < 0.5 * here, (here, there)
+
+
+def test_a_process_that_imports_another_package_is_refused(tmp_path, monkeypatch):
+    copy = _copy_of_the_package(tmp_path / "copy")
+    # The old bug, on purpose: the measuring process finds this checkout's package first.
+    monkeypatch.setattr(bench, "_MEASURE", bench._MEASURE.replace(
+        "sys.path.insert(0, checkout)", f"sys.path.insert(0, {bench.this_checkout()!r})"))
+    with pytest.raises(bench.WrongPackage, match="not that checkout's package"):
+        bench.measure(str(copy), ["random"] * 4, 5, fast=False, reps=1)
+
+
+def test_the_side_by_side_table_has_one_row_per_case_and_a_verdict(monkeypatch):
+    rates = {bench.this_checkout(): 90.0, "/old": 100.0}
+    monkeypatch.setattr(bench, "find_baseline", lambda path: ("/old", "baseline 55d70c6: /old"))
+    monkeypatch.setattr(bench, "games_per_second", lambda checkout, lineup, games, fast: rates[checkout])
+    lines = bench.bench_versus(quick=True)
+    rows = [line for line in lines if line.startswith("| readable") or line.startswith("| fast path")]
+    assert len(rows) == len(bench.versus_cases(True)) == 5
+    assert all("0.90x" in row for row in rows)
+    assert all("goal met" in row for row in rows if row.startswith("| readable"))
+    assert all("not met" in row for row in rows if row.startswith("| fast path"))

@@ -283,7 +283,7 @@ def test_the_panel_is_the_count_for_the_state_shown_through_undo_and_replays():
             act(table, rng)
         check(table)
         view = table.play.shown_view()
-        asked = table.play.pending.asked.rank if table.play.pending is not None else None
+        asked = table.play.asked.rank if table.play.asked is not None else None
         belief = posterior(view)
         assert table.heatmap.value == _knowledge.heatmap(belief, view, table.match.game.names,
                                                          Facts.from_view(view), None)
@@ -538,7 +538,7 @@ def counting_posterior(monkeypatch, me=0, fail=None):
 
 def full_panel(table):
     view = table.play.shown_view()
-    asked = table.play.pending.asked.rank if table.play.pending is not None else None
+    asked = table.play.asked.rank if table.play.asked is not None else None
     belief = posterior(view)
     return (_knowledge.heatmap(belief, view, table.match.game.names), _knowledge.top_bars(belief, view, asked))
 

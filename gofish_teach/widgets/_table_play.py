@@ -2,7 +2,7 @@
 
 :class:`TablePlay` holds what changes while a game is played at the table and nothing that is
 drawn: the match and your seat, the draw the ocean waits for after "Go Fish!" (the table shows
-the moment before it, :class:`_Before`), the bots' chain of asks (one per event on an event loop,
+the moment before it, :meth:`View.before_draw <gofish_teach.view.View.before_draw>`), the bots' chain of asks (one per event on an event loop,
 :attr:`TablePlay.bot_pause` apart, while your buttons wait), and the knowledge panel's exact counts
 (an event of their own; in a kernel, run in the tables' one counting thread), remembered by the
 state they were made for. What shows the table (a :class:`Screen`) is told when to draw.
@@ -37,8 +37,9 @@ import concurrent.futures
 from collections import OrderedDict
 from typing import Protocol
 
-from ..events import Draw, GoFish
+from ..events import Draw, GoFish, Source
 from ..game import IllegalMove
+from ..view import View
 from ._panes import one_blas_thread
 
 #: The knowledge panel's answers a table remembers, the least recently shown dropped first: ``Undo`` and
@@ -73,25 +74,6 @@ def _off_the_loop(loop, work, then, what: str):
     future = _THREAD.submit(in_thread)
     future.add_done_callback(lambda f: loop.call_soon_threadsafe(then, f))
     return future
-
-
-class _Before:
-    """The person's view just before a "Go Fish!" draw: their view before the ask, plus the ask and the answer.
-
-    The game has already resolved the draw; the table shows it only once the ocean is clicked,
-    so the table (and the knowledge panel) read this view until then.
-    """
-
-    def __init__(self, view, extra):
-        self._view = view
-        self.events = tuple(view.events) + tuple(extra)
-        self.asked = extra[0]
-
-    def __getattr__(self, attr):
-        return getattr(self._view, attr)
-
-    def legal_asks(self):
-        return []
 
 
 def _clicked_in_the_page() -> bool:
@@ -178,7 +160,7 @@ class TablePlay:
     def __init__(self, match, me: int, screen: Screen, *, stepping: bool = False):
         self.match, self.me, self.screen = match, me, screen
         self.stepping = stepping
-        self.pending: _Before | None = None  # the moment before your draw, while the ocean waits for your click
+        self.pending: View | None = None  # the moment before your draw, while the ocean waits for your click
         self.busy = False           # an action, a bot ask or the panel's filling in is running
         self.chain = 0              # the bots' chain of asks: bumped whenever it stops (see stop_bots)
         self.chain_handle = None    # the bots' next ask, scheduled on chain_loop
@@ -230,12 +212,17 @@ class TablePlay:
         self.check_ask(rank, suit)
         before = self.match.game.view(self.me)
         events = self.match.ask(target, rank, suit if self.match.rules.specific_card else None, player=self.me)
-        if len(events) > 2 and type(events[1]) is GoFish and type(events[2]) is Draw and events[2].source == "fish":
-            self.pending = _Before(before, events[:2])  # you draw by clicking the ocean
+        if len(events) > 2 and type(events[1]) is GoFish and type(events[2]) is Draw and events[2].source == Source.FISH:
+            self.pending = before.before_draw(*events[:2])  # you draw by clicking the ocean
             return True
         return False
 
-    def draw(self) -> _Before:
+    @property
+    def asked(self):
+        """Your ask that was answered "Go Fish!" while the ocean waits for your click, else ``None``."""
+        return self.pending.events[-2] if self.pending is not None else None
+
+    def draw(self) -> View:
         """Your draw after "Go Fish!" (the game made it already; the table shows it now); the moment before it."""
         if self.pending is None:
             raise IllegalMove('the ocean is for drawing after "Go Fish!"')

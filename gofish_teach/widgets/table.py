@@ -55,7 +55,7 @@ from . import _cards, _knowledge, _table_play
 from ._focus import FocusKeeper
 from ._knowledge import COUNTING_HINT, while_counting
 from ._panes import Placeheld, one_blas_thread, settle_libraries, stable_model_id
-from ._table_play import TablePlay, _Before  # noqa: F401 - _Before: the teacher's key for lesson 01 imports it from here
+from ._table_play import TablePlay
 from ._words import a_card, cards_word, count_of, default_names, read_seed, rules_code, say
 from ._words import books as _books
 
@@ -530,7 +530,7 @@ class Table(Placeheld, widgets.VBox):
     def _status_text(self, view, over: bool, my_turn: bool) -> str:
         names, me = self.match.game.names, self.me
         if self.play.pending is not None:
-            asked = self.play.pending.asked
+            asked = self.play.asked
             wanted = f"the {asked.rank}{asked.suit}" if asked.suit else a_card(asked.rank)
             return (f'<span class="gf-big">{names[asked.target]} says "Go Fish!"</span><br>'
                     f"Click the ocean to draw a card. Draw {wanted} and you go again.")
@@ -592,7 +592,7 @@ class Table(Placeheld, widgets.VBox):
             else:
                 facts, facts_problem = self.play.facts_for(view) if self.facts_toggle.value else (None, None)
                 self.heatmap.value = _knowledge.heatmap(belief, view, names, facts, facts_problem)
-                asked = self.play.pending.asked.rank if self.play.pending is not None else None
+                asked = self.play.asked.rank if self.play.asked is not None else None
                 self.bars.value = _knowledge.top_bars(belief, view, asked)
         if hints:
             if not my_turn:
