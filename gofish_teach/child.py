@@ -348,6 +348,65 @@ def threads_and_resident(pid: int) -> tuple[int, int]:
         return 0, 0
 
 
+class Watch:
+    """One process looked at after every decision, through descriptors opened once (a read of each
+    is one system call, and a descriptor on ``/proc/PID`` can never reach another process that
+    takes the same pid later): its ``stat`` (threads, resident memory), its main thread's children,
+    and its private folders (each a file system of ``size`` bytes, :func:`folder_used`).
+
+    What it reads is what :func:`threads_and_resident`, :func:`children_of_task` and
+    :func:`folder_used` read; once the process has ended, it reads nothing (0, and no children).
+    """
+
+    def __init__(self, pid: int, folders=(), size: int | None = None):
+        self.pid, self.size = pid, size
+        self.stat = _open(f"/proc/{pid}/stat")
+        self.kids = _open(f"/proc/{pid}/task/{pid}/children")
+        self.folders = [fd for fd in (_open(f, os.O_DIRECTORY) for f in folders) if fd is not None]
+
+    def threads_and_resident(self) -> tuple[int, int]:
+        try:
+            fields = os.pread(self.stat, 4096, 0).rpartition(b")")[2].split()
+            return int(fields[17]), int(fields[21]) * PAGE
+        except (OSError, TypeError, IndexError, ValueError):
+            return 0, 0
+
+    def children(self) -> list[int]:
+        """The children of its main thread (all of them, for a process with one thread)."""
+        try:
+            return [int(c) for c in os.pread(self.kids, 1 << 16, 0).split()]
+        except (OSError, TypeError, ValueError):
+            return []
+
+    def folders_used(self) -> int:
+        used = 0
+        for fd in self.folders:
+            try:
+                st = os.fstatvfs(fd)
+            except OSError:
+                continue
+            if self.size is None or st.f_blocks * st.f_frsize == self.size:
+                used += (st.f_blocks - st.f_bfree) * st.f_frsize
+        return used
+
+    def close(self) -> None:
+        for fd in [self.stat, self.kids, *self.folders]:
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self.stat = self.kids = None
+        self.folders = []
+
+
+def _open(path: str, flags: int = 0) -> int | None:
+    try:
+        return os.open(path, os.O_RDONLY | os.O_CLOEXEC | flags)
+    except OSError:
+        return None
+
+
 def descendants(pid: int) -> list[int]:
     """Every process under ``pid``, children first (orphans in a sandbox are its init's children)."""
     found, todo = [], [pid]

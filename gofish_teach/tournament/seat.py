@@ -63,6 +63,7 @@ class LearnerPlayer:
         self.worker = None  # the pid of the entry's Python process, as this process sees it
         self.init = None    # bwrap's init inside the sandbox (orphans become its children)
         self.proc = self.forked = None
+        self.watch = None  # the worker's /proc files and private folders, opened once it has loaded
         self.sender = Sender()
         # -S: no site, so no .pth file or editable-install finder runs first (a fifth of a start's
         # time); the paths it would have added are given instead.
@@ -115,6 +116,8 @@ class LearnerPlayer:
             self._answer(time.monotonic() + START_TIME, START_TIME, "loading the file")
             self.started = True
             self._find_worker()
+            folders = [f"/proc/{self.worker}/root{f}" for f in jail.PRIVATE] if self.sandboxed else []
+            self.watch = child.Watch(self.worker, folders, (self.memory_mb or 0) * 2**20)
             self._pause("loading its file")
 
     def choose(self, view, seat_seed: int) -> tuple:
@@ -192,7 +195,8 @@ class LearnerPlayer:
         """Processes still running in this entry's sandbox other than the worker (zombies aside). Forked,
         the worker is process 1 of its namespace, so every orphan is its child too."""
         if threads == 1:  # one thread: its children are that thread's (a listing of the threads saved)
-            found = [p for p in child.children_of_task(self.worker) if child.running(p)]
+            kids = self.watch.children() if self.watch is not None else child.children_of_task(self.worker)
+            found = [p for p in kids if child.running(p)]
         else:
             found = [p for p in child.children(self.worker) if child.running(p)]
         if self.init is not None and self.forked is None:
@@ -201,6 +205,8 @@ class LearnerPlayer:
 
     def held(self, resident: int | None = None) -> int:
         """Bytes the entry holds: its process's memory and, in the sandbox, what its private folders hold."""
+        if resident is not None and self.watch is not None:
+            return resident + self.watch.folders_used()
         folders = [f"/proc/{self.worker}/root{f}" for f in jail.PRIVATE] if self.sandboxed else []
         size = (self.memory_mb or 0) * 2**20
         if resident is None:
@@ -211,7 +217,8 @@ class LearnerPlayer:
         """Stop the entry until its next decision; a :class:`Forfeit` if it left a process running,
         or holds more than its memory limit (its memory and its files together)."""
         self._signal(signal.SIGSTOP)
-        threads, resident = child.threads_and_resident(self.worker)  # one read for both
+        threads, resident = (self.watch.threads_and_resident() if self.watch is not None  # one read for both
+                             else child.threads_and_resident(self.worker))
         others = self._others(threads)
         if others:
             self.close()
@@ -234,6 +241,8 @@ class LearnerPlayer:
         if self.closed:
             return
         self.closed = True
+        if self.watch is not None:
+            self.watch.close()
         if self.forked is not None:  # process 1 of its namespace: once it has ended, so has all it started
             inside = [self.worker]
         else:
