@@ -361,13 +361,34 @@ def _reap(signum, frame) -> None:
             return
 
 
-def serve(control: int) -> int:
-    """The fork server: import what entries use, then fork one sandboxed entry per request, for ever."""
-    import numpy  # noqa: F401 - imported once here, so that no entry pays for it
+def _warm() -> None:
+    """Import here, once, all that every entry's process uses (numpy and its random generators, this
+    kit, what loads the entry's file and limits it), so that no fork imports any of it again; then
+    set every object made so far aside from the garbage collector (``gc.freeze``), so that a
+    fork's collections do not touch, and so copy, the pages that hold them."""
+    import gc
+    import importlib.util  # noqa: F401
+    import pkgutil  # noqa: F401
+    import resource  # noqa: F401
+    import runpy  # noqa: F401
+    import zlib  # noqa: F401
+
+    import numpy
+    import numpy.random  # noqa: F401
 
     import gofish_teach  # noqa: F401
     from . import child, strategies  # noqa: F401
     from .tournament import entry, wire  # noqa: F401
+
+    entry.hidden_rng(0).integers(2)  # a generator made and used once: whatever that loads is loaded
+    numpy.int64(1) + 1
+    gc.collect()
+    gc.freeze()
+
+
+def serve(control: int) -> int:
+    """The fork server: import what entries use, then fork one sandboxed entry per request, for ever."""
+    _warm()
 
     signal.signal(signal.SIGCHLD, _reap)  # waited for, so their processor time is counted (os.times)
     sock = socket.socket(fileno=control)
