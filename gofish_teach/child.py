@@ -54,6 +54,7 @@ WATCH_SECONDS = 0.1
 #: Bytes read from a pipe at a time.
 CHUNK = 1 << 16
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 #: The children alive now, so that Ctrl-C can kill them all at once (:func:`interrupt`).
 _LIVE: set = set()
@@ -363,13 +364,27 @@ class Watch:
         self.stat = _open(f"/proc/{pid}/stat")
         self.kids = _open(f"/proc/{pid}/task/{pid}/children")
         self.folders = [fd for fd in (_open(f, os.O_DIRECTORY) for f in folders) if fd is not None]
+        self.clock = (~pid << 3) | 2  # Linux's CPU clock of process pid (CPUCLOCK_SCHED, the whole process)
 
     def threads_and_resident(self) -> tuple[int, int]:
+        return self.state()[:2]
+
+    def state(self) -> tuple[int, int, float]:
+        """``(threads, resident bytes, processor seconds of the children it has waited for)``, from one
+        read; ``(0, 0, 0.0)`` once it has ended."""
         try:
             fields = os.pread(self.stat, 4096, 0).rpartition(b")")[2].split()
-            return int(fields[17]), int(fields[21]) * PAGE
+            return int(fields[17]), int(fields[21]) * PAGE, (int(fields[13]) + int(fields[14])) / TICKS
         except (OSError, TypeError, IndexError, ValueError):
-            return 0, 0
+            return 0, 0, 0.0
+
+    def cpu_seconds(self) -> float:
+        """Processor time its threads have used so far (to the nanosecond, not to the clock tick: the
+        process's own CPU clock, which Linux lets any process read); 0.0 once it has ended."""
+        try:
+            return time.clock_gettime_ns(self.clock) / 1e9
+        except (OSError, TypeError):
+            return 0.0
 
     def children(self) -> list[int]:
         """The children of its main thread (all of them, for a process with one thread)."""
