@@ -258,25 +258,25 @@ def read_all(fd: int, deadline: float, cap: int, check: Callable[[], bool] | Non
     ``check`` is called every :data:`WATCH_SECONDS`, whether the child is writing or not; when
     it returns true the read stops (``ended="check"``).
     """
-    chunks, size = [], 0
+    buffer = bytearray()  # grown in place; one copy of it returned (a flood at the cap: twice the cap held)
     checked = time.monotonic()
     while True:
         why = _wait_readable(fd, deadline, check)
         if why:
-            return Reply(b"".join(chunks), why)
+            return Reply(bytes(buffer), why)
         if check is not None and time.monotonic() - checked >= WATCH_SECONDS:
             checked = time.monotonic()
             if check():
-                return Reply(b"".join(chunks), "check")
+                return Reply(bytes(buffer), "check")
         chunk = _read_chunk(fd)
         if chunk is None:
             continue
         if not chunk:
-            return Reply(b"".join(chunks), "eof")
-        chunks.append(chunk)
-        size += len(chunk)
-        if size > cap:
-            return Reply(b"".join(chunks)[:cap], "cap")
+            return Reply(bytes(buffer), "eof")
+        buffer += chunk
+        if len(buffer) > cap:
+            del buffer[cap:]
+            return Reply(bytes(buffer), "cap")
 
 
 class LineReader:
