@@ -173,10 +173,10 @@ class LearnerPlayer:
             self.close()
             raise Forfeit("crash", f"it answered more than {MAX_ANSWER:,} bytes for {what}, not a move") from None
         try:
-            reply = json.loads(line)
+            reply = _DECODE(line.decode("utf-8"))  # json.loads, without its checks of what it was given
             if not isinstance(reply, dict):
                 raise ValueError
-        except (ValueError, RecursionError):
+        except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
             self.close()
             raise Forfeit("crash", "it answered something that is not a move") from None
         if "error" in reply:
@@ -294,6 +294,7 @@ class LearnerPlayer:
 ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1",
        "MPLBACKEND": "Agg", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONSAFEPATH": "1"}
 _FORKS_FAIL: list = []
+_DECODE = json.JSONDecoder().decode
 
 
 def forkserver_usable() -> bool:
