@@ -66,19 +66,30 @@ class Unavailable(RuntimeError):
 class Forked:
     """One entry forked by the server: its pipes (this side's ends) and its processes, as this process sees them.
 
-    ``worker`` is the entry's process (process 1 of its own namespace); ``keeper`` its parent,
-    which made its sandbox and waits for it.
+    ``worker`` is the entry's process (process 1 of its own namespace), once :meth:`find_worker`
+    has found it (it exists once the entry has said anything); ``keeper`` its parent, which made
+    its sandbox and waits for it.
     """
 
-    def __init__(self, requests: int, answers: int, keeper: int, worker: int):
+    def __init__(self, requests: int, answers: int, keeper: int, worker: int | None = None):
         self.requests, self.answers, self.keeper, self.worker = requests, answers, keeper, worker
 
+    def find_worker(self) -> int:
+        """The entry's process: the keeper's one child (waited for, if the keeper has not made it yet)."""
+        if self.worker is None:
+            self.worker = ForkServer._only_child(self.keeper)
+        return self.worker
+
     def kill(self) -> None:
-        """Kill the entry (process 1 of its namespace: everything in it dies); its keeper then ends."""
-        try:
-            os.kill(self.worker, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        """Kill the entry (process 1 of its namespace: everything in it dies); its keeper then ends. Before
+        the worker is known: the keeper's children, and the keeper."""
+        from . import child
+
+        for pid in [self.worker] if self.worker is not None else child.children(self.keeper) + [self.keeper]:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
 
 
 class ForkServer:
@@ -153,8 +164,7 @@ class ForkServer:
         finally:
             os.close(requests_r)
             os.close(answers_w)
-        worker = self._only_child(keeper)
-        return Forked(requests_w, answers_r, keeper, worker)
+        return Forked(requests_w, answers_r, keeper)  # its worker is found once it has said something
 
     def _host_pid(self, pid) -> int:
         """The pid, as this process sees it, of the server's child numbered ``pid`` inside."""

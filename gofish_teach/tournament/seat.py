@@ -18,6 +18,7 @@ the sandbox: nothing of it is left for the next table.
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -113,7 +114,7 @@ class LearnerPlayer:
         self.forked = server.fork(filename, self.memory_mb)
         for fd in (self.forked.requests, self.forked.answers):
             os.set_blocking(fd, False)
-        self.init, self.worker = self.forked.keeper, self.forked.worker
+        self.init = self.forked.keeper  # its worker is found once it has answered (no waiting for it here)
         try:
             child.write_all(self.forked.requests, len(source).to_bytes(4, "big") + source,
                             time.monotonic() + START_TIME)
@@ -188,7 +189,12 @@ class LearnerPlayer:
     # ------------------------------------------------------------------ its processes
     def _find_worker(self) -> None:
         if self.forked is not None:
-            return  # the fork server said which
+            try:
+                self.worker = self.forked.find_worker()  # the keeper's one child: it has answered, so it exists
+            except forkserver.Unavailable:
+                self.close()
+                raise Forfeit("crash", "its process ended after loading its file") from None
+            return
         if not self.sandboxed:
             self.worker = self.proc.pid
             return
@@ -266,7 +272,7 @@ class LearnerPlayer:
         if self.watch is not None:
             self.watch.close()
         if self.forked is not None:  # process 1 of its namespace: once it has ended, so has all it started
-            inside = [self.worker]
+            inside = [self.worker] if self.worker is not None else [self.forked.keeper]
         else:
             inside = [self.init, self.worker] + self._others() if self.sandboxed and self.init is not None else []
         if self.proc is not None:
@@ -311,6 +317,7 @@ def _in_memory(data: bytes) -> int:
     return fd
 
 
+@functools.lru_cache(maxsize=1)
 def _python() -> str:
     """This Python, by a path that works inside the sandbox: the virtual environment's folder
     resolved (``.venv`` may be a link, to a place the sandbox does not show), its program not
@@ -319,6 +326,7 @@ def _python() -> str:
     return os.path.join(os.path.realpath(folder), name)
 
 
+@functools.lru_cache(maxsize=1)
 def _import_path() -> str:
     """Where the entry's Python finds this package and the installed ones, without ``site``."""
     import sysconfig
