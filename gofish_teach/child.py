@@ -54,6 +54,7 @@ WATCH_SECONDS = 0.1
 #: Bytes read from a pipe at a time.
 CHUNK = 1 << 16
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 #: The children alive now, so that Ctrl-C can kill them all at once (:func:`interrupt`).
 _LIVE: set = set()
@@ -257,25 +258,25 @@ def read_all(fd: int, deadline: float, cap: int, check: Callable[[], bool] | Non
     ``check`` is called every :data:`WATCH_SECONDS`, whether the child is writing or not; when
     it returns true the read stops (``ended="check"``).
     """
-    chunks, size = [], 0
+    buffer = bytearray()  # grown in place; one copy of it returned (a flood at the cap: twice the cap held)
     checked = time.monotonic()
     while True:
         why = _wait_readable(fd, deadline, check)
         if why:
-            return Reply(b"".join(chunks), why)
+            return Reply(bytes(buffer), why)
         if check is not None and time.monotonic() - checked >= WATCH_SECONDS:
             checked = time.monotonic()
             if check():
-                return Reply(b"".join(chunks), "check")
+                return Reply(bytes(buffer), "check")
         chunk = _read_chunk(fd)
         if chunk is None:
             continue
         if not chunk:
-            return Reply(b"".join(chunks), "eof")
-        chunks.append(chunk)
-        size += len(chunk)
-        if size > cap:
-            return Reply(b"".join(chunks)[:cap], "cap")
+            return Reply(bytes(buffer), "eof")
+        buffer += chunk
+        if len(buffer) > cap:
+            del buffer[cap:]
+            return Reply(bytes(buffer), "cap")
 
 
 class LineReader:
@@ -346,6 +347,79 @@ def threads_and_resident(pid: int) -> tuple[int, int]:
         return int(fields[17]), int(fields[21]) * PAGE
     except (OSError, IndexError, ValueError):
         return 0, 0
+
+
+class Watch:
+    """One process looked at after every decision, through descriptors opened once (a read of each
+    is one system call, and a descriptor on ``/proc/PID`` can never reach another process that
+    takes the same pid later): its ``stat`` (threads, resident memory), its main thread's children,
+    and its private folders (each a file system of ``size`` bytes, :func:`folder_used`).
+
+    What it reads is what :func:`threads_and_resident`, :func:`children_of_task` and
+    :func:`folder_used` read; once the process has ended, it reads nothing (0, and no children).
+    """
+
+    def __init__(self, pid: int, folders=(), size: int | None = None):
+        self.pid, self.size = pid, size
+        self.stat = _open(f"/proc/{pid}/stat")
+        self.kids = _open(f"/proc/{pid}/task/{pid}/children")
+        self.folders = [fd for fd in (_open(f, os.O_DIRECTORY) for f in folders) if fd is not None]
+        self.clock = (~pid << 3) | 2  # Linux's CPU clock of process pid (CPUCLOCK_SCHED, the whole process)
+
+    def threads_and_resident(self) -> tuple[int, int]:
+        return self.state()[:2]
+
+    def state(self) -> tuple[int, int, float]:
+        """``(threads, resident bytes, processor seconds of the children it has waited for)``, from one
+        read; ``(0, 0, 0.0)`` once it has ended."""
+        try:
+            fields = os.pread(self.stat, 4096, 0).rpartition(b")")[2].split()
+            return int(fields[17]), int(fields[21]) * PAGE, (int(fields[13]) + int(fields[14])) / TICKS
+        except (OSError, TypeError, IndexError, ValueError):
+            return 0, 0, 0.0
+
+    def cpu_seconds(self) -> float:
+        """Processor time its threads have used so far (to the nanosecond, not to the clock tick: the
+        process's own CPU clock, which Linux lets any process read); 0.0 once it has ended."""
+        try:
+            return time.clock_gettime_ns(self.clock) / 1e9
+        except (OSError, TypeError):
+            return 0.0
+
+    def children(self) -> list[int]:
+        """The children of its main thread (all of them, for a process with one thread)."""
+        try:
+            return [int(c) for c in os.pread(self.kids, 1 << 16, 0).split()]
+        except (OSError, TypeError, ValueError):
+            return []
+
+    def folders_used(self) -> int:
+        used = 0
+        for fd in self.folders:
+            try:
+                st = os.fstatvfs(fd)
+            except OSError:
+                continue
+            if self.size is None or st.f_blocks * st.f_frsize == self.size:
+                used += (st.f_blocks - st.f_bfree) * st.f_frsize
+        return used
+
+    def close(self) -> None:
+        for fd in [self.stat, self.kids, *self.folders]:
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self.stat = self.kids = None
+        self.folders = []
+
+
+def _open(path: str, flags: int = 0) -> int | None:
+    try:
+        return os.open(path, os.O_RDONLY | os.O_CLOEXEC | flags)
+    except OSError:
+        return None
 
 
 def descendants(pid: int) -> list[int]:

@@ -66,19 +66,30 @@ class Unavailable(RuntimeError):
 class Forked:
     """One entry forked by the server: its pipes (this side's ends) and its processes, as this process sees them.
 
-    ``worker`` is the entry's process (process 1 of its own namespace); ``keeper`` its parent,
-    which made its sandbox and waits for it.
+    ``worker`` is the entry's process (process 1 of its own namespace), once :meth:`find_worker`
+    has found it (it exists once the entry has said anything); ``keeper`` its parent, which made
+    its sandbox and waits for it.
     """
 
-    def __init__(self, requests: int, answers: int, keeper: int, worker: int):
+    def __init__(self, requests: int, answers: int, keeper: int, worker: int | None = None):
         self.requests, self.answers, self.keeper, self.worker = requests, answers, keeper, worker
 
+    def find_worker(self) -> int:
+        """The entry's process: the keeper's one child (waited for, if the keeper has not made it yet)."""
+        if self.worker is None:
+            self.worker = ForkServer._only_child(self.keeper)
+        return self.worker
+
     def kill(self) -> None:
-        """Kill the entry (process 1 of its namespace: everything in it dies); its keeper then ends."""
-        try:
-            os.kill(self.worker, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        """Kill the entry (process 1 of its namespace: everything in it dies); its keeper then ends. Before
+        the worker is known: the keeper's children, and the keeper."""
+        from . import child
+
+        for pid in [self.worker] if self.worker is not None else child.children(self.keeper) + [self.keeper]:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
 
 
 class ForkServer:
@@ -153,8 +164,7 @@ class ForkServer:
         finally:
             os.close(requests_r)
             os.close(answers_w)
-        worker = self._only_child(keeper)
-        return Forked(requests_w, answers_r, keeper, worker)
+        return Forked(requests_w, answers_r, keeper)  # its worker is found once it has said something
 
     def _host_pid(self, pid) -> int:
         """The pid, as this process sees it, of the server's child numbered ``pid`` inside."""
@@ -361,13 +371,34 @@ def _reap(signum, frame) -> None:
             return
 
 
-def serve(control: int) -> int:
-    """The fork server: import what entries use, then fork one sandboxed entry per request, for ever."""
-    import numpy  # noqa: F401 - imported once here, so that no entry pays for it
+def _warm() -> None:
+    """Import here, once, all that every entry's process uses (numpy and its random generators, this
+    kit, what loads the entry's file and limits it), so that no fork imports any of it again; then
+    set every object made so far aside from the garbage collector (``gc.freeze``), so that a
+    fork's collections do not touch, and so copy, the pages that hold them."""
+    import gc
+    import importlib.util  # noqa: F401
+    import pkgutil  # noqa: F401
+    import resource  # noqa: F401
+    import runpy  # noqa: F401
+    import zlib  # noqa: F401
+
+    import numpy
+    import numpy.random  # noqa: F401
 
     import gofish_teach  # noqa: F401
     from . import child, strategies  # noqa: F401
     from .tournament import entry, wire  # noqa: F401
+
+    entry.hidden_rng(0).integers(2)  # a generator made and used once: whatever that loads is loaded
+    numpy.int64(1) + 1
+    gc.collect()
+    gc.freeze()
+
+
+def serve(control: int) -> int:
+    """The fork server: import what entries use, then fork one sandboxed entry per request, for ever."""
+    _warm()
 
     signal.signal(signal.SIGCHLD, _reap)  # waited for, so their processor time is counted (os.times)
     sock = socket.socket(fileno=control)

@@ -113,10 +113,16 @@ def notebook(path: Path, exercise: str | None, *cells: str) -> Path:
 
 
 def grade_cli(folder: Path, *options: str, env=None, timeout: float = 600) -> subprocess.CompletedProcess:
-    """``python -m gofish_teach grade``, in a process of its own that reports its own peak memory."""
-    code = ("import resource, sys\nfrom gofish_teach.__main__ import main\ncode = 0\ntry:\n    main(sys.argv[1:])\n"
-            "except SystemExit as e:\n    code = e.code\nfinally:\n    print('MAXRSS-KB', resource.getrusage("
-            "resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\nsys.exit(code)\n")
+    """``python -m gofish_teach grade``, in a process of its own that reports its own peak memory.
+
+    Its peak is the high-water mark of its own memory (``VmHWM``), not ``ru_maxrss``: Linux counts
+    in a process's ``ru_maxrss`` the memory of the process it was started from (the one that ran
+    ``exec``), so under a test run that holds 1 GB the grader's ``ru_maxrss`` is 1 GB however
+    little it uses itself (as on CI: 1,002 MB, against 133 MB of its own).
+    """
+    code = ("import sys\nfrom gofish_teach.__main__ import main\ncode = 0\ntry:\n    main(sys.argv[1:])\n"
+            "except SystemExit as e:\n    code = e.code\nfinally:\n    print('PEAK-KB', [line.split()[1] for line in "
+            "open('/proc/self/status') if line.startswith('VmHWM:')][0], file=sys.stderr)\nsys.exit(code)\n")
     try:
         return subprocess.run([sys.executable, "-c", code, "grade", str(folder), *options], capture_output=True,
                               text=True, timeout=timeout, cwd=folder.parent, env=env)
@@ -235,8 +241,21 @@ def test_a_flood_is_too_much_output_and_the_teacher_stays_small(graded):
     assert marks(rows, "flooder", "03-give") == (0, 0, "error")
     assert "flooder: 03-give: error: too much output" in run.stderr
     assert "time limit" not in [line for line in run.stderr.splitlines() if "flooder" in line][0]
-    peak_mb = int(run.stderr.split("MAXRSS-KB ")[1].split()[0]) / 1024
+    peak_mb = int(run.stderr.split("PEAK-KB ")[1].split()[0]) / 1024
     assert peak_mb < 300, peak_mb  # the grader itself: a flood of 64 MB once made it 1.87 GB
+
+
+def test_the_peak_measured_is_the_graders_own_not_its_parents():
+    """Why the grader's peak is read as VmHWM: a process started by one that holds 300 MB has a
+    ``ru_maxrss`` of 300 MB before it does anything (on CI the test run held 1 GB)."""
+    held = bytearray(300 * 2**20)
+    held[::4096] = b"x" * len(held[::4096])  # in memory, page by page
+    code = ("import resource\nprint(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, [line.split()[1] for line in "
+            "open('/proc/self/status') if line.startswith('VmHWM:')][0])")
+    maxrss, own = map(int, subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                          check=True).stdout.split())
+    del held
+    assert maxrss > 300 * 1024 > 10 * own, (maxrss, own)
 
 
 # --------------------------------------------------------------------------- D9: a safe default

@@ -103,3 +103,73 @@ def test_the_bench_runs_and_gives_the_same_leaderboard_twice():
     assert first["tables"] == 4 and first["forfeits"] == 0
     assert first["leaderboard_digest"] == second["leaderboard_digest"]
     assert "class tournament: 6 entrants, 4 tables x 1 games (4 games), sandbox require: " in speed.describe(first)
+
+
+#: A slow opponent (50 ms a decision): the other entry's turns leave it time out of turn.
+SLOW = textwrap.dedent("""
+    import time
+
+    def strategy(view, rng):
+        time.sleep(0.05)
+        return view.legal_asks()[0]
+""")
+#: Thinks ahead while the others decide: a thread that keeps working, in turn and out of it.
+THINKER = textwrap.dedent("""
+    import threading
+
+    def think():
+        x = 0
+        while True:
+            x += 1
+
+    def strategy(view, rng):
+        if threading.active_count() == 1:
+            threading.Thread(target=think, daemon=True).start()
+        return view.legal_asks()[0]
+""")
+#: Answers, then starts a process a moment later, out of its turn, that ends at once (never waited for).
+LATE_FORKER = textwrap.dedent("""
+    import os, threading, time
+
+    def later():
+        time.sleep(0.01)
+        if os.fork() == 0:
+            os._exit(0)
+
+    def strategy(view, rng):
+        threading.Thread(target=later, daemon=True).start()
+        return view.legal_asks()[0]
+""")
+
+
+@pytest.mark.parametrize("name, source, kind, words", [
+    ("thinker", THINKER, "timeout", "s of processor time out of its turn"),
+    ("forker", LATE_FORKER, "process", "process(es) out of its turn"),
+])
+def test_what_an_entry_does_out_of_its_turn_is_counted(tmp_path, name, source, kind, words):
+    """Entries are not stopped between their decisions: what they use and start then is counted instead."""
+    (tmp_path / f"{name}.py").write_text(source)
+    (tmp_path / "slow.py").write_text(SLOW)
+    result = run_tournament(tmp_path, "pond", players=2, games=4, builtins=[], seed=2, time_limit=0.5,
+                            sandbox="require")
+    by_name = {e.name: e for e in result.entrants}
+    assert by_name[name].status == kind and words in by_name[name].reason, by_name[name].reason
+    assert by_name["slow"].status == "ok"
+
+
+def test_an_honest_entry_uses_next_to_nothing_out_of_its_turn(tmp_path, monkeypatch):
+    from gofish_teach.tournament import seat
+
+    used = []
+    close = seat.LearnerPlayer.close
+
+    def noting(self):
+        if not self.closed and self.started:
+            used.append(self.out_of_turn)
+        close(self)
+
+    monkeypatch.setattr(seat.LearnerPlayer, "close", noting)
+    (tmp_path / "ana.py").write_text(ENTRY)
+    (tmp_path / "slow.py").write_text(SLOW)
+    run_tournament(tmp_path, "pond", players=2, games=2, builtins=[], seed=2, sandbox="require", jobs=1)
+    assert len(used) == 2 and max(used) < 0.05, used  # a budget of 1 s: far from it

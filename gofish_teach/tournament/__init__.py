@@ -19,11 +19,12 @@ namespaces inside bubblewrap, each entry gets a bubblewrap of its own instead, t
 its ``View`` and its seat's random generator (whose seed says nothing of the deck or the game
 number), never the tournament's seed (on no command line, in no environment). No two tables
 share a deck, so nothing it could carry from one table to the next, even through a channel
-no sandbox closes (the host's page cache, file locks), tells it anything there. It is stopped
-(``SIGSTOP``) whenever it is not deciding, with a time limit on every decision (writing the
-request to it and reading its answer both count: an entry that stops reading forfeits) and a
-memory limit that counts its memory and the files it writes (:mod:`gofish_teach.child`), and a
-process it leaves running after a decision forfeits it. Its answers come back as JSON on its
+no sandbox closes (the host's page cache, file locks), tells it anything there. It has a time
+limit on every decision (writing the request to it and reading its answer both count: an entry
+that stops reading forfeits) and a memory limit that counts its memory and the files it writes
+(:mod:`gofish_teach.child`); a process it leaves running after a decision, or starts between two
+of its decisions, forfeits it, and so does using more than one time limit of processor time over
+a table while the others decide (it is not stopped then: what it uses is counted, :mod:`.seat`). Its answers come back as JSON on its
 own pipe, never pickle: an entry cannot run code in the tournament's process or answer for
 another entry. Entry files are read as plain files only (a link, a named pipe or a folder
 named ``bob.py`` is skipped, with a note on the leaderboard). Ctrl-C stops a run at once.

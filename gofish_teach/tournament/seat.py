@@ -7,16 +7,20 @@ A :class:`LearnerPlayer` starts a fresh process (in a fresh sandbox) holding a f
 entry's file, in a folder that is memory of its own. Each decision is one request (its view
 and its seat's seed) and one answer (a line of JSON), each against the decision's deadline: a
 request it does not take in time (it stopped reading, or filled its own input) is a timeout,
-as is an answer that does not come. Between decisions its process is stopped (``SIGSTOP``);
-after each decision no other process may be left running in its sandbox, and what it holds
-(its memory and its files) must be within its memory limit. :meth:`LearnerPlayer.close` kills
+as is an answer that does not come. After each decision no other process may be left running
+in its sandbox, and what it holds (its memory and its files) must be within its memory limit.
+Between decisions it is not stopped (stopping and continuing a process at every decision cost
+more than the decision): what it does then is counted instead. Before each decision, the
+processor time it used since its last one (its threads', to the nanosecond, and its children's)
+is added up against a budget (:data:`OUT_OF_TURN`: one time limit over the whole table), and a
+process it started since, running or ended, is a forfeit. :meth:`LearnerPlayer.close` kills
 the sandbox: nothing of it is left for the next table.
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
-import signal
 import sys
 import tempfile
 import time
@@ -29,6 +33,10 @@ from .wire import Sender
 START_TIME = 30.0
 #: Longest wait, in seconds, for what ran in a sandbox to end once the sandbox is killed.
 CLOSE_WAIT = 5.0
+#: Processor time an entry may use out of its turn (while the others decide) over a whole table, in
+#: time limits: about a thousandth of a second an answer is what an honest entry uses (it writes its
+#: answer, then waits for the next request).
+OUT_OF_TURN = 1.0
 #: The most bytes one answer may take (a move is a few); more is a forfeit, not a full memory.
 MAX_ANSWER = 1 << 16
 #: How a forfeit is reported: the kinds an entry's own process may claim.
@@ -63,6 +71,10 @@ class LearnerPlayer:
         self.worker = None  # the pid of the entry's Python process, as this process sees it
         self.init = None    # bwrap's init inside the sandbox (orphans become its children)
         self.proc = self.forked = None
+        self.watch = None  # the worker's /proc files and private folders, opened once it has loaded
+        # What it had used and started when its last decision ended (see _before).
+        self.cpu_at_end = self.reaped_at_end = self.out_of_turn = 0.0
+        self.known: set = set()
         self.sender = Sender()
         # -S: no site, so no .pth file or editable-install finder runs first (a fifth of a start's
         # time); the paths it would have added are given instead.
@@ -102,7 +114,7 @@ class LearnerPlayer:
         self.forked = server.fork(filename, self.memory_mb)
         for fd in (self.forked.requests, self.forked.answers):
             os.set_blocking(fd, False)
-        self.init, self.worker = self.forked.keeper, self.forked.worker
+        self.init = self.forked.keeper  # its worker is found once it has answered (no waiting for it here)
         try:
             child.write_all(self.forked.requests, len(source).to_bytes(4, "big") + source,
                             time.monotonic() + START_TIME)
@@ -115,7 +127,9 @@ class LearnerPlayer:
             self._answer(time.monotonic() + START_TIME, START_TIME, "loading the file")
             self.started = True
             self._find_worker()
-            self._pause("loading its file")
+            folders = [f"/proc/{self.worker}/root{f}" for f in jail.PRIVATE] if self.sandboxed else []
+            self.watch = child.Watch(self.worker, folders, (self.memory_mb or 0) * 2**20)
+            self._after("loading its file")
 
     def choose(self, view, seat_seed: int) -> tuple:
         """One decision: the entry gets its view and its seat's seed (a new seed: a new game), nothing else.
@@ -123,13 +137,13 @@ class LearnerPlayer:
         Writing the request and reading the answer share the decision's time limit.
         """
         self.start()
+        self._before()
         if self.reader.pending():
             self.close()
             raise Forfeit("crash", "it wrote to the tournament's channel out of turn (only the answer to the "
                                    "question asked may come back)")
         message = self.sender.request(view, seat_seed)
         deadline = time.monotonic() + self.time_limit
-        self._signal(signal.SIGCONT)
         try:
             child.write_all(self.requests, message, deadline)
         except child.Deadline:
@@ -144,7 +158,7 @@ class LearnerPlayer:
             self.close()
             raise Forfeit("crash", "it wrote to the tournament's channel out of turn (only the answer to the "
                                    "question asked may come back)")
-        self._pause("its decision")
+        self._after("its decision")
         return move
 
     def _answer(self, deadline: float, limit: float, what: str):
@@ -160,10 +174,10 @@ class LearnerPlayer:
             self.close()
             raise Forfeit("crash", f"it answered more than {MAX_ANSWER:,} bytes for {what}, not a move") from None
         try:
-            reply = json.loads(line)
+            reply = _DECODE(line.decode("utf-8"))  # json.loads, without its checks of what it was given
             if not isinstance(reply, dict):
                 raise ValueError
-        except (ValueError, RecursionError):
+        except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
             self.close()
             raise Forfeit("crash", "it answered something that is not a move") from None
         if "error" in reply:
@@ -175,7 +189,12 @@ class LearnerPlayer:
     # ------------------------------------------------------------------ its processes
     def _find_worker(self) -> None:
         if self.forked is not None:
-            return  # the fork server said which
+            try:
+                self.worker = self.forked.find_worker()  # the keeper's one child: it has answered, so it exists
+            except forkserver.Unavailable:
+                self.close()
+                raise Forfeit("crash", "its process ended after loading its file") from None
+            return
         if not self.sandboxed:
             self.worker = self.proc.pid
             return
@@ -188,31 +207,33 @@ class LearnerPlayer:
                                      "an entry must decide in its own process")
         self.init, self.worker = outer[0], inner[0]
 
-    def _others(self, threads: int = 0) -> list[int]:
-        """Processes still running in this entry's sandbox other than the worker (zombies aside). Forked,
-        the worker is process 1 of its namespace, so every orphan is its child too."""
+    def _others(self, threads: int = 0, every: bool = False) -> list[int]:
+        """Processes still running in this entry's sandbox other than the worker (``every``: ended ones not
+        waited for too). Forked, the worker is process 1 of its namespace, so every orphan is its child too."""
         if threads == 1:  # one thread: its children are that thread's (a listing of the threads saved)
-            found = [p for p in child.children_of_task(self.worker) if child.running(p)]
+            found = self.watch.children() if self.watch is not None else child.children_of_task(self.worker)
         else:
-            found = [p for p in child.children(self.worker) if child.running(p)]
+            found = child.children(self.worker)
         if self.init is not None and self.forked is None:
-            found += [p for p in child.children_of_task(self.init) if p != self.worker and child.running(p)]
-        return found
+            found += [p for p in child.children_of_task(self.init) if p != self.worker]
+        return found if every else [p for p in found if child.running(p)]
 
     def held(self, resident: int | None = None) -> int:
         """Bytes the entry holds: its process's memory and, in the sandbox, what its private folders hold."""
+        if resident is not None and self.watch is not None:
+            return resident + self.watch.folders_used()
         folders = [f"/proc/{self.worker}/root{f}" for f in jail.PRIVATE] if self.sandboxed else []
         size = (self.memory_mb or 0) * 2**20
         if resident is None:
             return child.held([self.worker], folders, size)
         return resident + sum(child.folder_used(f, size) for f in folders)
 
-    def _pause(self, after: str) -> None:
-        """Stop the entry until its next decision; a :class:`Forfeit` if it left a process running,
-        or holds more than its memory limit (its memory and its files together)."""
-        self._signal(signal.SIGSTOP)
-        threads, resident = child.threads_and_resident(self.worker)  # one read for both
-        others = self._others(threads)
+    def _after(self, after: str) -> None:
+        """After a decision: a :class:`Forfeit` if it left a process running, or holds more than its memory
+        limit (its memory and its files together); then what it has used and started so far is noted."""
+        threads, resident, reaped = self.watch.state()  # one read for all three
+        found = self._others(threads, every=True)
+        others = [p for p in found if child.running(p)]
         if others:
             self.close()
             raise Forfeit("process", f"it left {len(others)} process(es) running after {after} (a fork, or a "
@@ -221,12 +242,26 @@ class LearnerPlayer:
             self.close()
             raise Forfeit("memory", f"it held more than its memory limit of {self.memory_mb} MB after {after} "
                                     "(its memory and the files it wrote, which are memory too)")
+        self.known = set(found)
+        self.reaped_at_end = reaped
+        self.cpu_at_end = self.watch.cpu_seconds()
 
-    def _signal(self, sig) -> None:
-        try:
-            os.kill(self.worker, sig)
-        except (ProcessLookupError, PermissionError, TypeError):
-            pass  # it has ended: the next read says so
+    def _before(self) -> None:
+        """Before a decision: what it did since its last one ended, while the others decided. Its
+        processor time then (its threads', and its children's that it waited for) counts against a
+        budget of :data:`OUT_OF_TURN` time limits over the table; and a process started since, running
+        or ended, is a forfeit, as one left running after a decision is."""
+        threads, _, reaped = self.watch.state()
+        self.out_of_turn += self.watch.cpu_seconds() - self.cpu_at_end + max(reaped - self.reaped_at_end, 0.0)
+        if self.out_of_turn > OUT_OF_TURN * self.time_limit:
+            self.close()
+            raise Forfeit("timeout", f"it used more than {OUT_OF_TURN * self.time_limit:g} s of processor time out "
+                                     "of its turn (while the others decided) at this table")
+        started = [p for p in self._others(threads, every=True) if p not in self.known]
+        if started:
+            self.close()
+            raise Forfeit("process", f"it started {len(started)} process(es) out of its turn (after its last "
+                                     "decision); an entry must decide in its own process")
 
     def close(self) -> None:
         """Kill the entry's sandbox (everything inside dies with it), wait until what ran inside has
@@ -234,8 +269,10 @@ class LearnerPlayer:
         if self.closed:
             return
         self.closed = True
+        if self.watch is not None:
+            self.watch.close()
         if self.forked is not None:  # process 1 of its namespace: once it has ended, so has all it started
-            inside = [self.worker]
+            inside = [self.worker] if self.worker is not None else [self.forked.keeper]
         else:
             inside = [self.init, self.worker] + self._others() if self.sandboxed and self.init is not None else []
         if self.proc is not None:
@@ -263,6 +300,7 @@ class LearnerPlayer:
 ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1",
        "MPLBACKEND": "Agg", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONSAFEPATH": "1"}
 _FORKS_FAIL: list = []
+_DECODE = json.JSONDecoder().decode
 
 
 def forkserver_usable() -> bool:
@@ -279,6 +317,7 @@ def _in_memory(data: bytes) -> int:
     return fd
 
 
+@functools.lru_cache(maxsize=1)
 def _python() -> str:
     """This Python, by a path that works inside the sandbox: the virtual environment's folder
     resolved (``.venv`` may be a link, to a place the sandbox does not show), its program not
@@ -287,6 +326,7 @@ def _python() -> str:
     return os.path.join(os.path.realpath(folder), name)
 
 
+@functools.lru_cache(maxsize=1)
 def _import_path() -> str:
     """Where the entry's Python finds this package and the installed ones, without ``site``."""
     import sysconfig
