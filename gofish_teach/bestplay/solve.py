@@ -31,7 +31,7 @@ from .model import Model, World
 #: The largest decks the exact solver takes, for 2 players: (ranks, cards dealt to each).
 #: 4 ranks with 3 cards each takes seconds, 5 ranks with 3 cards a minute or two.
 MAX_RANKS = 5
-MAX_HAND = {3: 3, 4: 4, 5: 3}
+MAX_HAND = {1: 2, 2: 3, 3: 3, 4: 4, 5: 3}
 
 
 def check_size(rules, n_players: int = 2) -> None:
@@ -87,6 +87,17 @@ class Solver:
         # What the opponent's policy reads of the record: the seat's shown ranks (memory) and its
         # dead asks; nothing in the rules reads either, so the rest is cleared from every world.
         self._keep_shown = against == "memory"
+        self._ids: dict = {}      # every world met, as a small number (beliefs are {number: probability})
+        self.worlds: list = []
+
+    def intern(self, world: World) -> int:
+        """The number of ``world`` (cleared by :meth:`canon`) in this solver's beliefs."""
+        world = self.canon(world)
+        wid = self._ids.get(world)
+        if wid is None:
+            wid = self._ids[world] = len(self.worlds)
+            self.worlds.append(world)
+        return wid
 
     # ------------------------------------------------------------------ beliefs
     def _key(self, belief: dict):
@@ -106,12 +117,13 @@ class Solver:
         return world._replace(shown=(shown, 0) if seat == 0 else (0, shown),
                               dead=(world.dead[0], 0) if seat == 0 else (0, world.dead[1]))
 
-    def _step(self, world: World, rank: int) -> list:
-        key = (world, rank)
+    def _step(self, wid: int, rank: int) -> list:
+        key = (wid, rank)
         out = self._steps.get(key)
         if out is None:
-            seat, canon = self.seat, self.canon
-            out = self._steps[key] = [(q, canon(child), obs[seat]) for q, child, obs in self.model.step(world, rank)]
+            seat, intern = self.seat, self.intern
+            out = self._steps[key] = [(q, intern(child), obs[seat])
+                                      for q, child, obs in self.model.step(self.worlds[wid], rank)]
         return out
 
     def children(self, belief: dict, rank: int | None = None) -> dict:
@@ -126,7 +138,7 @@ class Solver:
             else:
                 asks = self._policies.get(world)
                 if asks is None:
-                    asks = self._policies[world] = self.model.policy(self.against, world)
+                    asks = self._policies[world] = self.model.policy(self.against, self.worlds[world])
             for r, pr in asks:
                 for q, child, obs in step(world, r):
                     group = out.get(obs)
@@ -136,14 +148,14 @@ class Solver:
         return out
 
     def value(self, belief: dict):
-        """The value of a normalised ``belief`` (``{World: probability}``) to the seat."""
+        """The value of a normalised ``belief`` (``{world number: probability}``) to the seat."""
         key = self._key(belief)
         known = self.values.get(key)
         if known is not None:
             return known
-        world = next(iter(belief))
+        world = self.worlds[next(iter(belief))]
         if world.over:
-            v = sum(p * self._share(w) for w, p in belief.items())
+            v = sum(p * self._share(self.worlds[w]) for w, p in belief.items())
         elif world.turn == self.seat:
             v, best = None, None
             for r in self.model.asks(world):
@@ -181,7 +193,7 @@ class Solver:
         """The seat's beliefs after the deal: ``{observation: (probability, belief)}``."""
         groups: dict = {}
         for p, world, obs in self.model.deals():
-            world = self.canon(world)
+            world = self.intern(world)
             group = groups.setdefault(obs[self.seat], {})
             group[world] = group.get(world, 0) + p
         return {obs: self._normalised(weights) for obs, weights in groups.items()}
