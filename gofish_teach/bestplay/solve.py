@@ -14,10 +14,10 @@ policy gives them. That weighting is what makes this a Bayesian decision problem
 Beliefs that recur are computed once (memoised on the normalised belief).
 
 >>> from gofish_teach import Rules
->>> rules = Rules.preset("pond").replace(n_ranks=3, hand_size=2)
+>>> rules = Rules.preset("pond").replace(n_ranks=2, hand_size=2)
 >>> result = best_response(rules, "memory", seat=0)
->>> result.value, result.builtin          # best response vs memory's own share, moving first
-(Fraction(4157, 6480), Fraction(8791, 19440))
+>>> result.value, result.builtin, result.states   # best response, memory's own share (moving first), beliefs
+(Fraction(41, 70), Fraction(17, 35), 112)
 """
 from __future__ import annotations
 
