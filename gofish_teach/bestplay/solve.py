@@ -89,6 +89,7 @@ class Solver:
         self._keep_shown = against == "memory"
         self._ids: dict = {}      # every world met, as a small number (beliefs are {number: probability})
         self.worlds: list = []
+        self._roots = None
 
     def intern(self, world: World) -> int:
         """The number of ``world`` (cleared by :meth:`canon`) in this solver's beliefs."""
@@ -191,12 +192,15 @@ class Solver:
     # ------------------------------------------------------------------ the root
     def roots(self) -> dict:
         """The seat's beliefs after the deal: ``{observation: (probability, belief)}``."""
+        if self._roots is not None:
+            return self._roots
         groups: dict = {}
         for p, world, obs in self.model.deals():
             world = self.intern(world)
             group = groups.setdefault(obs[self.seat], {})
             group[world] = group.get(world, 0) + p
-        return {obs: self._normalised(weights) for obs, weights in groups.items()}
+        self._roots = {obs: self._normalised(weights) for obs, weights in groups.items()}
+        return self._roots
 
     def solve(self):
         """The best response's expected win share over the deal."""
