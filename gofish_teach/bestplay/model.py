@@ -87,6 +87,8 @@ class Model:
         self.n_ranks, self.book_size = rules.n_ranks, rules.book_size
         self.deal_size = rules.deal_size(2)
         self.total_books = rules.total_books
+        self.deck_size = SUITS_PER_RANK * rules.n_ranks
+        self._draw_cache: dict = {}
 
     def _p(self, k: int, n: int):
         return Fraction(k, n) if self.exact else k / n
@@ -156,11 +158,16 @@ class Model:
                          f"not {name!r}")
 
     # ------------------------------------------------------------------ one ask and what follows
-    def step(self, world: World, rank: int):
+    def step(self, world: World, rank: int, seat: int | None = None):
         """Every outcome of the player to move asking the opponent for ``rank``, up to the next decision.
 
-        Yields ``(probability, world, (obs0, obs1))``: what each seat observes, as event tuples.
+        Yields ``(probability, world, (obs0, obs1))``: what each seat observes, as event tuples
+        (with ``seat`` given, only what that seat observes).
         """
+        for prob, w, obs in self._step(world, rank):
+            yield prob, w, _split(obs) if seat is None else _seen(obs, seat)
+
+    def _step(self, world: World, rank: int):
         w = _W(world)
         p = w.turn
         q = 1 - p
@@ -205,7 +212,7 @@ class Model:
         if not self._over(w) and not again:
             w.turn = 1 - w.turn
         for pr, world, o in self._settle(w, prob, obs):
-            yield pr, world, _split(o)
+            yield pr, world, o
 
     # ------------------------------------------------------------------ the automatic steps
     def _ocean(self, w: _W) -> list[int]:
@@ -230,7 +237,7 @@ class Model:
             return True
         if sum(w.books) == self.total_books:
             w.over = True
-        elif not sum(self._ocean(w)):
+        elif sum(w.hands[0]) + sum(w.hands[1]) + sum(w.booked) == self.deck_size:
             end = self.rules.end
             if end == "ocean_empty" or (end == "empty_hand_and_ocean" and not (sum(w.hands[0]) and sum(w.hands[1]))):
                 w.over = True
@@ -250,7 +257,11 @@ class Model:
                 continue
             rule = self.rules.empty_hand
             count = min(self.deal_size, left) if rule == "new_hand" else 1
-            for cards, pr in _draws(ocean, count, self._p):
+            key = (tuple(ocean), count)
+            draws = self._draw_cache.get(key)
+            if draws is None:
+                draws = self._draw_cache[key] = _draws(ocean, count, self._p)
+            for cards, pr in draws:
                 v = w.copy()
                 o = obs + [("D", p, count, cards, False)]  # the drawer's cards: hidden from the other seat
                 v.dead[p] = 0
@@ -268,6 +279,11 @@ class Model:
                 yield from self._settle(v, prob * pr, o)
             return
         yield prob, w.freeze(), obs
+
+
+def _seen(obs: list, seat: int) -> tuple:
+    """The events as ``seat`` sees them."""
+    return tuple(e if e[0] != "D" else e[:3] + (e[3] if e[4] or e[1] == seat else None,) for e in obs)
 
 
 def _split(obs: list) -> tuple:

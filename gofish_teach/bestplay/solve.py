@@ -123,8 +123,8 @@ class Solver:
         out = self._steps.get(key)
         if out is None:
             seat, intern = self.seat, self.intern
-            out = self._steps[key] = [(q, intern(child), obs[seat])
-                                      for q, child, obs in self.model.step(self.worlds[wid], rank)]
+            out = self._steps[key] = [(q, intern(child), obs)
+                                      for q, child, obs in self.model.step(self.worlds[wid], rank, seat)]
         return out
 
     def children(self, belief: dict, rank: int | None = None) -> dict:
