@@ -434,3 +434,18 @@ def game_length(results, confidence: float = 0.95) -> GameLength:
     q05, median, q95 = np.quantile(asks, [0.05, 0.5, 0.95])
     return GameLength(n, mean, sd, float(low), float(high), float(median), float(q05), float(q95),
                       int(asks.min()), int(asks.max()), np.bincount(asks), confidence)
+
+
+# The plots of these results (matplotlib) are part of this face, loaded when first asked for.
+_PLOTS = ("plot_win_share", "plot_game_length")
+
+__all__ = ["wilson_interval", "win_share", "WinShare", "ShareRow", "verdict", "Verdict", "cluster_bootstrap_ratio",
+           "paired_test", "PairedTest", "game_length", "GameLength", *_PLOTS]
+
+
+def __getattr__(name: str):
+    if name in _PLOTS:
+        from . import plots
+
+        return getattr(plots, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,4 +1,4 @@
-"""Rules every source shares, checked under every preset, and the variants of source 000.
+"""Rules every source shares, checked under every preset, and the variants of the "argument-proof" instructions (the family preset's source).
 
 Common rules (README, "Common to all"): ask only for a rank you hold, every card of it is given,
 a successful ask or a lucky draw asks again, books are laid at once (also after the deal), the

@@ -274,25 +274,31 @@ def processes_with(text: str) -> list[int]:
 
 # --------------------------------------------------------------------------- D1: the page cache
 def channel_file() -> Path:
-    """The largest file of the virtual environment that no process of a tournament maps or reads."""
-    best = None
-    for root, dirs, files in os.walk(sys.prefix):
-        dirs[:] = sorted(d for d in dirs if d not in ("numpy", "gofish_teach", "__pycache__"))
-        for f in files:
-            path = Path(root, f)
-            if ".so" not in f and not path.is_symlink():
-                best = max(best or (0, path), (path.stat().st_size, path))
-    assert best and best[0] >= (4096 + 12 * 52 * 5) * os.sysconf("SC_PAGE_SIZE"), best
-    return best[1]
+    """A file of the virtual environment (which every sandbox reads) that no process maps or reads.
+
+    Written here for the test, not one of the venv's own: any of those may be mapped by a process that
+    outlives a test (the largest was Playwright's ``node``, running for the browser tests), and a page a
+    process maps stays in the page cache whatever a test asks, which read as a message on CI."""
+    path = Path(sys.prefix, "share", "gofish-teach-test-channel.bin")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    size = (4096 + 12 * 52 * 5) * os.sysconf("SC_PAGE_SIZE")
+    with open(path, "wb") as f:
+        f.truncate(size)
+        f.write(b"\0" * size)  # real blocks: a hole is no page to cache
+    return path
 
 
 def clear(path: Path) -> None:
     """Empty the channel: none of the file's pages in the page cache (the run before leaves none behind)."""
     fd = os.open(path, os.O_RDONLY)
     try:
+        # A venv just installed (as on CI) may still hold the file's pages dirty, and the kernel drops
+        # only clean pages: write them back first, so "cached" means read by a tournament's process.
+        os.fsync(fd)
         os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
     finally:
         os.close(fd)
+    assert not _mincore(path, TRUSTED), f"the page cache kept page {TRUSTED} of {path}: no channel to test"
 
 
 #: The page of the channel's file the memo reads in when it trusts what an earlier table left.
@@ -343,7 +349,7 @@ def memo(tmp_path_factory):
             runs[key + ": trusted"] = _mincore(path, TRUSTED)
     finally:
         table.deck_seed = common
-        clear(path)
+        path.unlink()
     return runs
 
 

@@ -163,17 +163,17 @@ def test_a_bug_in_checking_is_a_message_not_a_traceback(choice, monkeypatch):
     assert choice.widget.respond("A").status == "invalid"
 
 
-def test_display_makes_two_outputs(choice):
+def test_display_makes_three_outputs(choice):
     from IPython.core.interactiveshell import InteractiveShell
     from IPython.utils.capture import capture_output
 
     InteractiveShell.instance()
     with capture_output() as captured:
         choice._ipython_display_()
-    first, second = captured.outputs
+    first, note, second = captured.outputs  # the question, the note until the cell has run, the model id
     assert "Predict first." in first.data["text/html"] and "C. less than 1/2" in first.data["text/plain"]
-    assert "application/vnd.jupyter.widget-view+json" in second.data
-    assert second.data["text/plain"] == "(The answer buttons appear here when the cell runs.)"
+    assert "appears here once this cell has run" in note.data["text/plain"]
+    assert set(second.data) == {"application/vnd.jupyter.widget-view+json"}
 
 
 # ---------------------------------------------------------------- messages in the order a browser sends them

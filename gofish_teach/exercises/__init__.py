@@ -25,7 +25,7 @@ from .chances import P_HOLDS, P_LUCKY
 from .checking import Case, Exercise, Report, check, run_check
 from .inline import INLINE
 from .game_logic import BOOKS, DEAL, GAME_OVER, GIVE, LEGAL_ASKS, NEXT_ASKER
-from .strategy import ASK_WHO_ASKED, CAPSTONE, EXPERIMENT, biggest_pile, lowest_rank, random_asker
+from .strategy import ASK_WHO_ASKED, CAPSTONE, EXPERIMENT, SMALL_POND, biggest_pile, lowest_rank, random_asker
 
 #: Every exercise, in the order of the notebooks (rising difficulty).
 EXERCISES: tuple[Exercise, ...] = (DEAL, LEGAL_ASKS, GIVE, BOOKS, NEXT_ASKER, GAME_OVER, P_LUCKY, P_HOLDS,
@@ -50,4 +50,4 @@ def get_exercise(exercise) -> Exercise:
 
 
 __all__ = ["EXERCISES", "INLINE", "Case", "Exercise", "Report", "check", "run_check", "get_exercise",
-           "lowest_rank", "biggest_pile", "random_asker"]
+           "lowest_rank", "biggest_pile", "random_asker", "SMALL_POND"]

@@ -34,9 +34,9 @@ from .answers import OCEAN, Belief, Table, from_counts
 from .exact import COUNTING, LAST_RESORT_JOINT, MEMORY, TooBig, one_blas_thread, story_key, world_counts
 from .facts import Facts
 from .history import NotExact, read
-from .montecarlo import NoStart, sample_hands, whole
+from .montecarlo import NoStart, estimate, sample_hands, whole
 
-__all__ = ["posterior", "Facts", "Belief", "Table", "OCEAN", "NotExact", "Fraction", "warm"]
+__all__ = ["posterior", "estimate", "Facts", "Belief", "Table", "OCEAN", "NotExact", "Fraction", "warm"]
 
 
 def posterior(view, *, fallback: bool = True, samples: int = 4_000, seed: int = 0) -> Belief:

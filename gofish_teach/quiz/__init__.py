@@ -22,7 +22,8 @@ import importlib
 # The items import the exact probability code; load them only when asked, so that the command
 # line (which lists this package's command) starts as fast without them.
 _LAZY = {"ITEMS": "catalog", "items_for": "catalog", "make_versions": "catalog", "make_version": "model",
-         "Item": "model", "Part": "model", "Choice": "model", "Question": "model", "Version": "model"}
+         "Item": "model", "Part": "model", "Choice": "model", "Question": "model", "Version": "model",
+         "check_lesson": "notebook"}
 __all__ = sorted(_LAZY)
 
 
