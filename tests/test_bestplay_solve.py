@@ -93,7 +93,9 @@ def test_best_response_beats_or_ties_the_builtin():
 
 def test_size_limit_is_named():
     with pytest.raises(ValueError, match="at most 5 ranks"):
-        check_size(Rules.preset("pond").replace(n_ranks=6, hand_size=2))
+        check_size(Rules.preset("pond").replace(n_ranks=6, hand_size=6))
+    with pytest.raises(ValueError, match="at most 10 cards left in the ocean"):
+        check_size(Rules.preset("pond").replace(n_ranks=4, hand_size=2))
     with pytest.raises(ValueError, match="takes 2 players"):
         check_size(Rules.preset("pond").replace(n_ranks=3, hand_size=2), 3)
     with pytest.raises(ValueError, match="random, memory and most_held"):

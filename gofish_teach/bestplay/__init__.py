@@ -20,9 +20,9 @@ from __future__ import annotations
 import time
 
 from .policy import BestResponse
-from .solve import MAX_HAND, MAX_RANKS, Result, Solver, best_response, check_size
+from .solve import MAX_OCEAN, MAX_RANKS, Result, Solver, best_response, check_size
 
-__all__ = ["BestResponse", "Solver", "Result", "best_response", "check_size", "MAX_RANKS", "MAX_HAND", "bench"]
+__all__ = ["BestResponse", "Solver", "Result", "best_response", "check_size", "MAX_RANKS", "MAX_OCEAN", "bench"]
 
 
 def bench(sizes=((3, 2), (4, 3)), against: str = "memory", out=None) -> list[dict]:

@@ -28,29 +28,32 @@ from fractions import Fraction
 
 from .model import Model, World
 
-#: The largest decks the exact solver takes, for 2 players: (ranks, cards dealt to each).
-#: 4 ranks with 3 cards each takes seconds, 5 ranks with 3 cards a minute or two.
+#: The largest games the exact solver takes, for 2 players: at most MAX_RANKS ranks, and at most
+#: MAX_OCEAN cards left in the ocean after the deal (the work grows steeply with the ocean: pond
+#: with 4 ranks and 3 cards each leaves 10 and takes about half a minute of processor time on a
+#: 2-core machine; 3 ranks and 2 cards leave 8 and take a second).
 MAX_RANKS = 5
-MAX_HAND = {1: 2, 2: 3, 3: 3, 4: 4, 5: 3}
+MAX_OCEAN = 10
 
 
 def check_size(rules, n_players: int = 2) -> None:
-    """Raise ``ValueError`` naming the size limit when the deck is too big for the exact solver.
+    """Raise ``ValueError`` naming the size limit when the game is too big for the exact solver.
 
     >>> from gofish_teach import Rules
-    >>> check_size(Rules.preset("pond").replace(n_ranks=6, hand_size=3))
+    >>> check_size(Rules.preset("pond").replace(n_ranks=4, hand_size=3))    # fine: 10 cards in the ocean
+    >>> check_size(Rules.preset("pond").replace(n_ranks=5, hand_size=3))
     Traceback (most recent call last):
     ...
-    ValueError: bestplay: the exact solver takes 2 players and at most 5 ranks with at most 3 cards each (the 5-rank limit); these rules have 6 ranks and deal 3 cards each
+    ValueError: bestplay: the exact solver takes 2 players, at most 5 ranks and at most 10 cards left in the ocean after the deal; 5 ranks with 3 cards each leave 14 (deal more cards or use fewer ranks)
     """
     if n_players != 2:
         raise ValueError(f"bestplay: the exact solver takes 2 players, not {n_players}")
     n, hand = rules.n_ranks, rules.deal_size(2)
-    if n > MAX_RANKS or hand > MAX_HAND.get(n, 0):
-        limit = MAX_HAND.get(min(n, MAX_RANKS), 0)
-        raise ValueError(f"bestplay: the exact solver takes 2 players and at most {MAX_RANKS} ranks with at most "
-                         f"{limit} cards each (the {min(n, MAX_RANKS)}-rank limit); these rules have {n} ranks "
-                         f"and deal {hand} cards each")
+    ocean = 4 * n - 2 * hand
+    if n > MAX_RANKS or ocean > MAX_OCEAN:
+        raise ValueError(f"bestplay: the exact solver takes 2 players, at most {MAX_RANKS} ranks and at most "
+                         f"{MAX_OCEAN} cards left in the ocean after the deal; {n} ranks with {hand} cards each "
+                         f"leave {ocean} (deal more cards or use fewer ranks)")
 
 
 @dataclass
