@@ -118,8 +118,13 @@ class Solver:
         """``world`` with the parts of the record no one's future choices read cleared."""
         seat = self.seat
         shown = world.shown[seat] if self._keep_shown else 0
-        return world._replace(shown=(shown, 0) if seat == 0 else (0, shown),
-                              dead=(world.dead[0], 0) if seat == 0 else (0, world.dead[1]))
+        if seat == 0:
+            shown, dead = (shown, 0), (world.dead[0], 0)
+        else:
+            shown, dead = (0, shown), (0, world.dead[1])
+        if shown == world.shown and dead == world.dead:
+            return world
+        return World(world.hands, world.booked, world.books, world.turn, shown, dead, world.over)
 
     def _step(self, wid: int, rank: int) -> list:
         key = (wid, rank)
