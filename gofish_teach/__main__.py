@@ -19,6 +19,7 @@ import argparse
 import sys
 
 from . import course, first_answers, grade, handouts, play, tournament
+from .bestplay import command as solve_command
 from .quiz import command as quiz_command
 from .rules import PRESETS
 from .simulate import NoWorkers, dask_client, simulate
@@ -60,7 +61,7 @@ def add_simulate(commands) -> None:
 
 #: The commands, each added to the parser by its function (which sets ``run``).
 COMMANDS = [add_simulate, grade.add_command, tournament.add_command, course.add_command, play.add_command,
-            handouts.add_command, quiz_command.add_command, first_answers.add_command]
+            handouts.add_command, quiz_command.add_command, first_answers.add_command, solve_command.add_command]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,50 @@
+"""How good can a strategy be? Exact best play on small decks.
+
+- :mod:`~gofish_teach.bestplay.model`: a two-player game on rank counts, checked move by move
+  against the engine under every preset;
+- :mod:`~gofish_teach.bestplay.solve`: the exact best response to a built-in (``random``,
+  ``memory``, ``most_held``) by backward induction over a seat's beliefs, its value moving
+  first and second, and the built-in's own share (the ``solve`` command prints them);
+- :mod:`~gofish_teach.bestplay.policy`: :class:`BestResponse`, that best response as a
+  strategy for ``simulate``, the ``Lab`` and the Table;
+- :mod:`~gofish_teach.bestplay.cfr`: an equilibrium of the smallest games by CFR+, the game's
+  value, and each built-in's exploitability.
+
+>>> from gofish_teach import Rules
+>>> result = best_response(Rules.preset("pond").replace(n_ranks=2, hand_size=2), "memory", seat=1)
+>>> result.value, result.builtin                    # moving second: memory is already best here
+(Fraction(18, 35), Fraction(18, 35))
+"""
+from __future__ import annotations
+
+import time
+
+from .policy import BestResponse
+from .solve import MAX_OCEAN, MAX_RANKS, Result, Solver, best_response, check_size
+
+__all__ = ["BestResponse", "Solver", "Result", "best_response", "check_size", "MAX_RANKS", "MAX_OCEAN", "bench"]
+
+
+def bench(sizes=((3, 2), (4, 3)), against: str = "memory", out=None) -> list[dict]:
+    """Time the exact solver (for ``make bench``): one line per deck size and seat; returns the rows.
+
+    >>> rows = bench(sizes=((2, 2),), out=False)
+    >>> [(r["ranks"], r["seat"], r["states"]) for r in rows]
+    [(2, 0, 112), (2, 1, 79)]
+    """
+    from ..rules import Rules
+
+    rows = []
+    for ranks, hand in sizes:
+        rules = Rules.preset("pond").replace(n_ranks=ranks, hand_size=hand)
+        for seat in (0, 1):
+            start = time.process_time()
+            r = best_response(rules, against, seat, exact=False)
+            row = dict(ranks=ranks, hand=hand, seat=seat, value=float(r.value), builtin=float(r.builtin),
+                       states=r.states, seconds=r.seconds, cpu=time.process_time() - start)
+            rows.append(row)
+            if out is not False:
+                print(f"bestplay: pond, {ranks} ranks, {hand} cards, seat {seat} vs {against}: best response "
+                      f"{row['value']:.4f} ({against} itself {row['builtin']:.4f}), {row['states']:,} states, "
+                      f"{row['seconds']:.1f} s", file=out)
+    return rows

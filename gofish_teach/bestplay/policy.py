@@ -1,0 +1,101 @@
+"""The exact best response as a strategy: it plays in ``simulate``, the ``Lab`` and the Table.
+
+A :class:`BestResponse` reads the view's events back through the model
+(:func:`~gofish_teach.bestplay.model.observe`), updating its belief about the opponent's hand
+one ask at a time (the opponent's asks weighted by the built-in's policy), and asks what the
+solver's backward induction says is best there. It plays either seat, so seats may rotate.
+
+>>> from gofish_teach import Rules
+>>> from gofish_teach.simulate import simulate
+>>> rules = Rules.preset("pond").replace(n_ranks=2, hand_size=2)
+>>> best = BestResponse(rules, "memory")
+>>> res = simulate([best, "memory"], rules, games=40, seed=1, workers=1)
+>>> res.games
+40
+>>> best.value(0), best.value(1)     # the exact win shares it plays for, moving first and second
+(Fraction(41, 70), Fraction(18, 35))
+"""
+from __future__ import annotations
+
+from .model import observe
+from .solve import Solver
+
+
+class BestResponse:
+    """The best response to the built-in ``against`` under ``rules`` (2 players, a small deck).
+
+    Against any other opponent it still plays, treating asks the built-in would not make as
+    equally likely among the opponent's legal asks (its belief can then no longer be exact).
+    """
+
+    def __init__(self, rules, against: str = "memory", *, exact: bool | None = None):
+        self.rules, self.against = rules, against
+        self.exact = rules.n_ranks <= 3 if exact is None else exact
+        self.solvers: dict = {}
+        self._beliefs: dict = {}
+        self.__name__ = f"best_vs_{against}"
+
+    def solver(self, seat: int) -> Solver:
+        if seat not in self.solvers:
+            self.solvers[seat] = Solver(self.rules, self.against, seat, exact=self.exact)
+        return self.solvers[seat]
+
+    def value(self, seat: int):
+        """The exact expected win share of this strategy in ``seat`` against ``against``."""
+        return self.solver(seat).solve()
+
+    def belief(self, view) -> dict:
+        """The belief (``{world number: probability}``) the seat holds at ``view``."""
+        if view.rules != self.rules:
+            raise ValueError(f"BestResponse: solved for {self.rules!r}, not for these rules")
+        chunks = observe(view.events, self.rules)
+        try:
+            return self.belief_of(view.player, chunks, True)
+        except _Impossible:  # the opponent is not the built-in: the possible worlds alone
+            return self.belief_of(view.player, chunks, False)
+
+    def belief_of(self, seat: int, chunks: list, weighted: bool = True) -> dict:
+        """The belief after the observation ``chunks``; ``weighted``: the opponent's asks by its policy."""
+        key = (seat, tuple(chunks), weighted)
+        known = self._beliefs.get(key)
+        if known is None:
+            solver = self.solver(seat)
+            if len(chunks) == 1:
+                known = solver.roots()[chunks[0]][1]
+            else:
+                known = _next(solver, self.belief_of(seat, chunks[:-1], weighted), chunks[-1], weighted)
+            self._beliefs[key] = known
+        return known
+
+    def choose(self, view, rng=None) -> tuple:
+        belief = self.belief(view)
+        rank = self.solver(view.player).best_ask(belief)
+        return view.opponents[0], self.rules.ranks[rank]
+
+    __call__ = choose
+
+
+class _Impossible(ValueError):
+    """The events cannot happen if the opponent plays the built-in."""
+
+
+def _next(solver: Solver, belief: dict, chunk: tuple, weighted: bool) -> dict:
+    """The belief after the events ``chunk`` (one ask and what followed it)."""
+    _, asker, rank = chunk[0]
+    if asker == solver.seat:
+        weights = solver.children(belief, rank).get(chunk)
+    elif weighted:
+        weights = solver.children(belief).get(chunk)
+    else:  # any held rank, equally likely
+        weights = {}
+        for world, p in belief.items():
+            held = solver.model.asks(solver.worlds[world])
+            if rank in held:
+                for q, child, obs in solver._step(world, rank):
+                    if obs == chunk:
+                        weights[child] = weights.get(child, 0) + p * q / len(held)
+    if not weights:
+        if weighted:
+            raise _Impossible("BestResponse: the opponent made an ask the built-in would not make")
+        raise ValueError("BestResponse: these events cannot happen in the solved game")
+    return solver._normalised(weights)[1]

@@ -1,0 +1,45 @@
+"""The compact model of gofish_teach.bestplay follows the engine: every position, every
+observation and every built-in's choice, over random games under every preset."""
+import numpy as np
+import pytest
+
+from gofish_teach import Game, Rules
+from gofish_teach.bestplay.model import Model, observe, world_of
+from gofish_teach.strategies import STRATEGIES, seat_rng
+
+CASES = [(preset, n_ranks, hand, book) for preset in ("family", "pond", "bicycle", "classic")
+         for n_ranks, hand, book in ((3, 2, 4), (4, 3, 4), (3, 1, 4), (3, 2, 2), (4, 2, 2))]
+
+
+@pytest.mark.parametrize("preset,n_ranks,hand,book", CASES)
+def test_model_follows_engine(preset, n_ranks, hand, book):
+    rules = Rules.preset(preset).replace(n_ranks=n_ranks, hand_size=hand, book_size=book)
+    model = Model(rules)
+    names = ["random", "memory", "most_held"]
+    for seed in range(12):
+        game = Game(rules, 2, seed=seed)
+        strategies = [names[seed % 3], names[(seed + 1) % 3]]
+        rngs = [seat_rng(seed), seat_rng(seed + 100)]
+        views = [observe(game.view(s).events, rules) for s in (0, 1)]
+        start = [(p, w) for p, w, o in model.deals() if w == world_of(game) and
+                 all(o[s] == views[s][0] for s in (0, 1))]
+        assert len(start) == 1
+        while not game.is_over:
+            world = world_of(game)
+            p = game.current_player
+            name = strategies[p]
+            target, rank = STRATEGIES[name](game.view(p), rngs[p])
+            r = rules.ranks.index(rank)
+            support = dict(model.policy(name, world))
+            assert r in support and (name == "random" or support[r] == 1)
+            before = [len(observe(game.view(s).events, rules)) for s in (0, 1)]
+            game.ask(target, rank)
+            after = world_of(game)
+            chunks = [observe(game.view(s).events, rules)[before[s]] for s in (0, 1)]
+            hits = [prob for prob, w, o in model.step(world, r) if w == after and list(o) == chunks]
+            assert len(hits) == 1 and hits[0] > 0, (world, rank, after)
+
+
+def test_unmodelled_rules_are_refused():
+    with pytest.raises(ValueError, match="bluff"):
+        Model(Rules.preset("pond").replace(n_ranks=3, hand_size=2, bluff=True))
