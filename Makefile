@@ -79,7 +79,7 @@ notebooks: $(STAMP)
 	@for nb in notebooks/*.ipynb notebooks/teacher/*.ipynb solutions/*.ipynb; do [ -e "$$nb" ] || continue; \
 		$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 			--ExecutePreprocessor.record_timing=False --ExecutePreprocessor.store_widget_state=False "$$nb" || exit 1; done
-	@$(BIN)/python -m gofish_teach.notebooks notebooks/*.ipynb solutions/*.ipynb
+	@$(BIN)/python -m gofish_teach.notebooks notebooks/*.ipynb notebooks/teacher/*.ipynb solutions/*.ipynb
 	@$(BIN)/python -m gofish_teach.exercises.build > /dev/null
 
 clean:

@@ -627,6 +627,10 @@ def main(argv=None) -> None:
     if args.table_games != 0:
         for line in bench_exact_tables(args.quick, args.table_games, args.workers):
             print(line, flush=True)
+    for line in bench_tournament(args.quick):
+        print(line, flush=True)
+    for line in bench_bestplay(args.quick):
+        print(line, flush=True)
     if args.all:
         for section in SECTIONS:
             if section is bench_probability:
@@ -634,6 +638,31 @@ def main(argv=None) -> None:
             for line in section(args.quick):
                 print(line, flush=True)
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")
+
+
+def bench_tournament(quick: bool) -> list[str]:
+    """The class tournament of issue 34: 30 honest entries, 200 tables x 5 games at 4 players, sandboxed
+    (a fresh sandbox per entry per table). Goal: under 40 s on a 2-core machine. Needs bubblewrap."""
+    from gofish_teach import jail
+    from gofish_teach.tournament.speed import describe, tournament_bench
+
+    if jail.bwrap_path() is None:
+        return ["class tournament: not timed (no bubblewrap: apt-get install bubblewrap)"]
+    figures = tournament_bench(entries=4 if quick else 30, max_tables=10 if quick else 200)
+    goal = "" if quick else f"; goal 40 s: {'met' if figures['seconds'] < 40 else 'not met'}"
+    return [describe(figures) + goal]
+
+
+def bench_bestplay(quick: bool) -> list[str]:
+    """The exact best response's sizes and times (issue 37). Goal: 4 ranks, 3 cards each, under 10 s a seat."""
+    from gofish_teach.bestplay import bench
+
+    rows = bench(sizes=((3, 2),) if quick else ((3, 2), (4, 3)), out=False)
+    lines = [f"best response, pond, {r['ranks']} ranks, {r['hand']} cards each, seat {r['seat']} vs memory: "
+             f"{r['value']:.4f} (memory itself {r['builtin']:.4f}), {r['states']:,} states, {r['seconds']:.1f} s"
+             + (f"; goal 10 s: {'met' if r['seconds'] < 10 else 'not met'}" if r["ranks"] == 4 else "")
+             for r in rows]
+    return lines
 
 
 if __name__ == "__main__":

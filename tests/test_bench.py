@@ -164,3 +164,15 @@ def test_the_side_by_side_table_has_one_row_per_case_and_a_verdict(monkeypatch):
     assert all("0.90x" in row for row in rows)
     assert all("goal met" in row for row in rows if row.startswith("| readable"))
     assert all("not met" in row for row in rows if row.startswith("| fast path"))
+
+
+def test_the_tournament_and_best_play_sections_report_their_goals():
+    """The quick versions: a small sandboxed tournament (its line names the load and the processor time) and
+    the 3-rank best response (its states); the full ones state each goal met or not."""
+    tournament = bench.bench_tournament(quick=True)
+    assert len(tournament) == 1 and "class tournament: 7 entrants" in tournament[0] and "load average" in tournament[0]
+    assert "0 forfeits" in tournament[0]
+    lines = bench.bench_bestplay(quick=True)
+    assert [line.split(":")[0] for line in lines] == [
+        f"best response, pond, 3 ranks, 2 cards each, seat {seat} vs memory" for seat in (0, 1)]
+    assert all("states" in line for line in lines)

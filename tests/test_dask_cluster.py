@@ -26,7 +26,9 @@ import pytest
 from distributed import Client
 
 from gofish_teach import __main__ as cli
-from gofish_teach import simulate as simulate_module
+import importlib
+
+simulate_module = importlib.import_module("gofish_teach.simulate")  # the module (the package's `simulate` is the function)
 from gofish_teach.tournament import run_tournament
 from gofish_teach.simulate import NoWorkers, simulate
 

@@ -13,7 +13,11 @@ import sys
 import numpy as np
 import pytest
 
-from gofish_teach import Game, Rules, fast, fast_spec, pcg64, simulate
+import importlib
+
+from gofish_teach import Game, Rules, fast, fast_spec, pcg64
+
+simulate = importlib.import_module("gofish_teach.simulate")  # the module (the package's `simulate` is the function)
 from gofish_teach.events import Ask, Draw, Give, GoFish
 from gofish_teach.fast import GameTooLong, play_games, supports
 from gofish_teach.simulate import SEATS, deck_cards, play_game_readable

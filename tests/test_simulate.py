@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 
 import gofish_teach.fast as fast
-import gofish_teach.simulate as simulate_module
+import importlib
+
+simulate_module = importlib.import_module("gofish_teach.simulate")  # the module (the package's `simulate` is the function)
 from gofish_teach import Game, IllegalMove, Rules
 from gofish_teach.simulate import (BLOCK, MAX_GAMES, SEATS, DecisionTimeout, GameTooLong, game_inputs,
                                    play_game_readable, simulate)

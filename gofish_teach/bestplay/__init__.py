@@ -20,9 +20,11 @@ from __future__ import annotations
 import time
 
 from .policy import BestResponse
+from .cfr import Equilibrium, Tree, exploitability_of
 from .solve import MAX_OCEAN, MAX_RANKS, Result, Solver, best_response, check_size
 
-__all__ = ["BestResponse", "Solver", "Result", "best_response", "check_size", "MAX_RANKS", "MAX_OCEAN", "bench"]
+__all__ = ["BestResponse", "Solver", "Result", "best_response", "check_size", "MAX_RANKS", "MAX_OCEAN", "bench",
+           "Tree", "Equilibrium", "exploitability_of"]
 
 
 def bench(sizes=((3, 2), (4, 3)), against: str = "memory", out=None) -> list[dict]:

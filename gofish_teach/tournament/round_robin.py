@@ -13,6 +13,8 @@ in the package's docstring (:mod:`gofish_teach.tournament`).
 """
 from __future__ import annotations
 
+import importlib
+
 import itertools
 import math
 import numbers
@@ -312,7 +314,8 @@ def play_tournament(plan: Plan, executor=None, progress: bool | str = False) -> 
     every entry's sandbox here is killed, every table here stops at its next ask, the tables not
     started are cancelled, and :class:`Stopped` says how far it got.
     """
-    from .. import simulate
+    # The module, by its full name: the package's attribute ``simulate`` is the function (its public face).
+    simulate = importlib.import_module("gofish_teach.simulate")
 
     result = plan.result
     executor = simulate._executor(executor)
