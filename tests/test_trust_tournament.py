@@ -24,6 +24,7 @@ import os
 import signal
 import subprocess
 import sys
+import sysconfig
 import textwrap
 import time
 import uuid
@@ -279,7 +280,7 @@ def channel_file() -> Path:
     Written here for the test, not one of the venv's own: any of those may be mapped by a process that
     outlives a test (the largest was Playwright's ``node``, running for the browser tests), and a page a
     process maps stays in the page cache whatever a test asks, which read as a message on CI."""
-    path = Path(sys.prefix, "share", "gofish-teach-test-channel.bin")
+    path = Path(sysconfig.get_paths()["purelib"], "gofish-teach-test-channel.bin")  # inside what a sandbox reads
     path.parent.mkdir(parents=True, exist_ok=True)
     size = (4096 + 12 * 52 * 5) * os.sysconf("SC_PAGE_SIZE")
     with open(path, "wb") as f:

@@ -102,7 +102,7 @@ def cells() -> list[tuple[str, str]]:
 
     version = make_version(ITEMS, SEED, VERSION)
     out = [("markdown", INTRO),
-           ("code", "from gofish_teach.quiz.notebook import check_lesson  # builds and checks every version")]
+           ("code", "from gofish_teach.quiz import check_lesson  # builds and checks every version")]
     for lesson, title in TITLES.items():
         shown = [q for q in version.questions if q.item.lesson == lesson]
         out.append(("markdown", f"## Lesson {lesson}: {title}\n\n" + "\n\n".join(item_markdown(q) for q in shown)))
