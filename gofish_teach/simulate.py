@@ -32,20 +32,17 @@ Safety: a run is at most :data:`MAX_GAMES` games; a game stops with :class:`Game
 (:class:`DecisionTimeout`): an alarm stops it in its worker, and in the pool ``workers=``
 starts, the parent also keeps a deadline and kills the worker of a strategy that ignores
 the alarm. Those workers die with the parent. A strategy that cannot be sent to a worker
-process is named before any game starts.
+process is named before any game starts. The pool, the deadlines and the Dask cluster are in
+:mod:`gofish_teach.executors`.
 """
 from __future__ import annotations
 
-import contextlib
-import itertools
-import multiprocessing
 import os
 import pickle
 import signal
 import sys
-import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -56,6 +53,12 @@ from .events import Ask, Draw, Give
 # What this module shares with the compiled fast path lives in fast_spec, so that fast.py need
 # not import this module (which calls it); every name stays importable from here too.
 from .fast_spec import CARDS_PER_RANK, FAST_STRATEGIES, MAX_ASKS, fast_path_plays, too_long_message  # noqa: F401
+from . import executors
+# The executors (simulate's own pool, a Dask cluster, any executor) live in executors; every name
+# stays importable from here too.
+from .executors import (_Cluster, _dask_client, _Deadlines, _DecisionAlarm, _die_with, _kill_pool,  # noqa: F401
+                        _OutOfTime, _Watch, _worker_start, as_finished, dask_client)
+from .executors import as_executor as _executor
 from .game import Game
 from .rules import Rules
 from .strategies import GameTooLong, get_strategy, play_out, seat_rng, strategy_name
@@ -75,6 +78,8 @@ DEADLINE_GRACE = 1.0
 #: Seconds a run on a Dask cluster waits with no worker connected to the scheduler before it
 #: stops with :class:`NoWorkers` (instead of waiting for ever for a worker to come).
 NO_WORKER_SECONDS = 60.0
+#: Seconds ``--scheduler`` tries to reach the scheduler.
+SCHEDULER_SECONDS = 30
 #: A progress bar is shown (in a notebook) when a run is expected to take longer than this.
 LONG_RUN_SECONDS = 3.0
 
@@ -186,11 +191,6 @@ def _play_one(by_seat: Sequence, rules: Rules, deck_codes, seeds, *, max_asks: i
     return game
 
 
-class _OutOfTime(BaseException):
-    """Raised by the alarm inside a slow decision. A BaseException, so that a strategy's own
-    ``except Exception`` cannot swallow it."""
-
-
 def _guarded(strategy, game: Game, max_asks: int, time_limit, where: str, lineup, by_seat) -> Callable:
     """``strategy``, stopping the game with :class:`GameTooLong` once it reaches ``max_asks``
     asks (unless 0), and a decision with :class:`DecisionTimeout` after ``time_limit`` seconds
@@ -202,7 +202,7 @@ def _guarded(strategy, game: Game, max_asks: int, time_limit, where: str, lineup
             raise GameTooLong(too_long_message(where, max_asks, _idle_asks(game), lineup, game.rules, by_seat))
         if not time_limit:
             return choose(view, rng)
-        watch = _watch
+        watch = executors._watch
         try:
             if watch is not None:  # the parent's deadline, for a strategy that ignores the alarm
                 watch.begin(view.player)
@@ -365,8 +365,9 @@ def _play_readable(lineup, by_seat, rules, decks, seeds, index, max_asks, time_l
     out = {"books": np.zeros((len(index), n), np.int16), "asks": np.zeros(len(index), np.int32),
            "winners": np.zeros((len(index), n), bool)}
     for k, (deck, game_seeds, g) in enumerate(zip(decks, seeds, index)):
-        if _watch is not None:
-            _watch.game = int(g)
+        watch = executors._watch
+        if watch is not None:
+            watch.game = int(g)
         try:
             game = _play_one(by_seat, rules, deck, game_seeds, max_asks=max_asks, time_limit=time_limit,
                              where=f"game {g} of the tournament", lineup=lineup)
@@ -379,119 +380,6 @@ def _play_readable(lineup, by_seat, rules, decks, seeds, index, max_asks, time_l
         out["asks"][k] = game.n_asks
         out["winners"][k, list(game.winners)] = True
     return out
-
-
-class _DecisionAlarm:
-    """Within: the alarm signal interrupts a decision that takes too long, if ``time_limit``
-    is set and this is the main thread of a worker process (the value is then the limit,
-    else None). The previous handler is put back on the way out."""
-
-    def __init__(self, time_limit):
-        usable = (time_limit and hasattr(signal, "setitimer") and multiprocessing.parent_process() is not None
-                  and threading.current_thread() is threading.main_thread())
-        self.limit = time_limit if usable else None
-
-    def __enter__(self):
-        if self.limit:
-            self.previous = signal.signal(signal.SIGALRM, self._raise)
-        return self.limit
-
-    def __exit__(self, *exc):
-        if self.limit:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self.previous)
-
-    @staticmethod
-    def _raise(signum, frame):
-        raise _OutOfTime
-
-
-# --------------------------------------------------------------------------- the parent's deadline
-class _Deadlines:
-    """When each worker of simulate's own pool began its current decision, in shared memory.
-
-    Slot ``i`` holds (start, game, seat) of worker ``i``'s decision, start 0 when it is not in
-    one. The parent reads them while it waits for chunks (:meth:`overdue`); a worker writes its
-    own slot (:class:`_Watch`). The clock is ``time.monotonic``, one clock for every process.
-    """
-
-    def __init__(self, workers: int, time_limit, lineup, n: int):
-        ctx = multiprocessing.get_context()
-        self.slots = ctx.Array("d", 3 * workers, lock=False)
-        self.taken = ctx.Value("i", 0)
-        self.time_limit, self.lineup, self.n = time_limit, lineup, n
-
-    def overdue(self):
-        """A :class:`DecisionTimeout` for the first worker past its deadline, else None."""
-        if not self.time_limit:
-            return None
-        now = time.monotonic()
-        for i in range(0, len(self.slots), 3):
-            start, game, seat = self.slots[i:i + 3]
-            if start and now - start > self.time_limit + DEADLINE_GRACE:
-                game, seat = int(game), int(seat)
-                name = _label(self.lineup[(seat + game % self.n) % self.n])
-                return DecisionTimeout(
-                    f"strategy {name!r} (seat {seat}) took more than time_limit={self.time_limit:g} s over one "
-                    f"decision, in game {game} of the tournament (lineup as given: "
-                    f"{', '.join(map(_label, self.lineup))}), and went on after the alarm: its worker process "
-                    "was killed. Does it ever return?")
-        return None
-
-
-class _Watch:
-    """A worker's own slot of :class:`_Deadlines`."""
-
-    def __init__(self, slots, slot: int):
-        self.slots, self.base, self.game = slots, 3 * slot, 0
-
-    def begin(self, seat: int) -> None:
-        self.slots[self.base + 1], self.slots[self.base + 2] = self.game, seat
-        self.slots[self.base] = time.monotonic()
-
-    def end(self) -> None:
-        self.slots[self.base] = 0.0
-
-
-#: In a worker of simulate's own pool, its :class:`_Watch` (None elsewhere).
-_watch = None
-
-
-def _worker_start(parent: int, deadlines) -> None:
-    """The first thing a worker of simulate's own pool does: die with its parent, take a slot."""
-    global _watch
-    _die_with(parent)
-    if deadlines is not None:
-        with deadlines.taken.get_lock():
-            slot = deadlines.taken.value
-            deadlines.taken.value += 1
-        if slot < len(deadlines.slots) // 3:
-            _watch = _Watch(deadlines.slots, slot)
-
-
-def _die_with(parent: int) -> None:
-    """End this process when ``parent`` ends: ``PR_SET_PDEATHSIG`` on Linux, else a watchdog thread."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        if libc.prctl(1, int(signal.SIGKILL), 0, 0, 0) != 0:  # 1 is PR_SET_PDEATHSIG
-            raise OSError(ctypes.get_errno(), "prctl")
-    except (OSError, AttributeError):
-        def watchdog():
-            while os.getppid() == parent:
-                time.sleep(1)
-            os._exit(1)
-
-        threading.Thread(target=watchdog, daemon=True).start()
-    if os.getppid() != parent:  # it ended before the signal was set
-        os._exit(1)
-
-
-def _kill_pool(pool: ProcessPoolExecutor) -> None:
-    """Kill a pool's workers (one may be stuck in a decision) so that shutting it down cannot hang."""
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        process.kill()
 
 
 
@@ -634,27 +522,6 @@ def _checked(lineup, rules, games, seed, n_players, workers, max_asks, time_limi
     return rules, lineup, n, seed
 
 
-def _executor(executor) -> Executor | None:
-    """``executor`` as a ``concurrent.futures.Executor``: a Dask Client gives its ``get_executor()``.
-
-    ``pure=False`` makes each chunk its own task, never one merged with an identical task of an
-    earlier run. No ``retries``: those replay a chunk that raised, and a chunk's error (a
-    strategy's bug) comes back the same; a chunk whose worker died Dask plays again anyway.
-    """
-    if executor is None or isinstance(executor, Executor):
-        return executor
-    if callable(getattr(executor, "get_executor", None)):
-        return executor.get_executor(pure=False)
-    example = executor if isinstance(executor, str) else "tcp://HOST:8786"
-    raise ValueError(f'executor: give a Dask Client (Client("{example}")) or a concurrent.futures.Executor, '
-                     f"not {executor!r}")
-
-
-def _dask_client(executor):
-    """The Dask Client behind ``executor`` (a ``client.get_executor()``), else None."""
-    return getattr(executor, "_client", None) if type(executor).__module__.startswith("distributed") else None
-
-
 def _check_sendable(lineup) -> None:
     """Every strategy must travel to a worker process by pickling; name the first that cannot."""
     for i, entry in enumerate(lineup):
@@ -685,95 +552,6 @@ def _run_on(executor, chunks, task, max_workers: int, deadlines=None):
     for (a, b), part in as_finished(executor, calls, max_workers, deadlines):
         yield a, b, part
 
-
-def as_finished(executor, calls, max_workers: int = 0, deadlines=None):
-    """Run each call ``(key, function, args)`` on ``executor`` and yield ``(key, result)`` as it finishes.
-
-    Only a few calls are submitted at a time (a long run never queues them all at once). On a
-    Dask cluster (``executor`` from a Client), :class:`NoWorkers` once it has had no worker for
-    :data:`NO_WORKER_SECONDS`. With ``deadlines`` (simulate's own pool), raise the
-    :class:`DecisionTimeout` of a decision past its deadline. On an error or Ctrl-C the calls
-    still waiting are cancelled.
-
-    >>> from concurrent.futures import ThreadPoolExecutor
-    >>> with ThreadPoolExecutor(2) as pool:
-    ...     sorted(as_finished(pool, ((i, pow, (i, 2)) for i in range(4))))
-    [(0, 0), (1, 1), (2, 4), (3, 9)]
-    """
-    client = _dask_client(executor)
-    cluster = _Cluster(client) if client is not None else None
-    window = 2 * (max_workers or (cluster.threads() if cluster else 0) or os.cpu_count() or 1)
-    calls = iter(calls)
-    running = {}
-    try:
-        while True:
-            for key, function, args in itertools.islice(calls, window - len(running)):
-                running[executor.submit(function, *args)] = key
-            if not running:
-                return
-            timeout = (min(0.25, deadlines.time_limit / 2) if deadlines is not None
-                       else cluster.poll if cluster is not None else None)
-            done, _ = wait(running, timeout=timeout, return_when=FIRST_COMPLETED)
-            late = deadlines.overdue() if deadlines is not None else None
-            if late is not None:
-                raise late
-            if cluster is not None and not done:
-                cluster.check()
-            for future in done:
-                yield running.pop(future), future.result()
-    finally:
-        for future in running:  # on an error or Ctrl-C, do not leave the rest running
-            future.cancel()
-
-
-def dask_client(address: str | None):
-    """A Dask ``Client`` connected to the scheduler at ``address`` (closed on leaving), or nothing
-    if ``address`` is None. Dask is imported only here: the kit runs without it.
-
-    >>> with dask_client(None) as client:
-    ...     client is None
-    True
-    """
-    if address is None:
-        return contextlib.nullcontext()
-    try:
-        from distributed import Client
-    except ImportError:
-        raise ValueError("--scheduler needs Dask's distributed package: pip install distributed") from None
-    try:
-        return Client(address, timeout=SCHEDULER_SECONDS)
-    except ValueError as e:
-        raise ValueError(f"--scheduler: {address!r} is not a scheduler's address like tcp://HOST:8786 ({e})") from None
-    except (OSError, TimeoutError) as e:
-        raise ValueError(f"--scheduler: no Dask scheduler answered at {address} ({e})") from None
-
-
-#: Seconds ``--scheduler`` tries to reach the scheduler.
-SCHEDULER_SECONDS = 30
-
-
-class _Cluster:
-    """How many threads a Dask cluster has, and :class:`NoWorkers` once it has had no worker for
-    :data:`NO_WORKER_SECONDS` (Dask itself would wait for ever for a worker to come)."""
-
-    poll = 1.0  # seconds between looks, while no chunk finishes
-
-    def __init__(self, client):
-        self.client, self.since = client, None
-
-    def threads(self) -> int:
-        return sum(self.client.nthreads().values())
-
-    def check(self) -> None:
-        if self.threads():
-            self.since = None
-            return
-        now = time.monotonic()
-        self.since = self.since or now
-        if now - self.since >= NO_WORKER_SECONDS:
-            address = getattr(self.client.scheduler, "address", "the scheduler")
-            raise NoWorkers(f"no Dask worker has been connected to {address} for {NO_WORKER_SECONDS:g} s, so no "
-                            f"game can be played: start one (dask worker {address}) and run again")
 
 
 # --------------------------------------------------------------------------- helpers

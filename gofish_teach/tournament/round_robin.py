@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import child, forkserver, jail, learner_files
+from ..executors import as_executor, as_finished
 from ..rules import Rules
 from .table import IDLE_ASKS, MAX_ASKS, STOP, Interrupted, play_table
 
@@ -318,7 +319,7 @@ def play_tournament(plan: Plan, executor=None, progress: bool | str = False) -> 
     simulate = importlib.import_module("gofish_teach.simulate")
 
     result = plan.result
-    executor = simulate._executor(executor)
+    executor = as_executor(executor)
     label = progress if isinstance(progress, str) else "tournament"
     bar = simulate._progress_bar(len(plan.jobs) * result.games_per_table, label) if progress else simulate._NoBar()
     calls = ((t, play_table, (job,)) for t, job in enumerate(plan.jobs))
@@ -329,7 +330,7 @@ def play_tournament(plan: Plan, executor=None, progress: bool | str = False) -> 
     child.resume()
     start = time.monotonic()
     try:
-        for t, record in simulate.as_finished(pool, calls, plan.threads if executor is None else 0):
+        for t, record in as_finished(pool, calls, plan.threads if executor is None else 0):
             records[t] = record
             bar.update(result.games_per_table)  # a table at a time, as each comes back
     except (KeyboardInterrupt, Interrupted):
