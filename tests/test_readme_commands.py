@@ -105,6 +105,11 @@ def _check_course(root: Path, out: str) -> None:
     assert sorted(str(p.relative_to(folder)) for p in folder.rglob("*.ipynb")) == expected, out
 
 
+def _check_solve(root: Path, out: str) -> None:
+    # The README quotes these values (3 ranks, 2 cards each, against memory).
+    assert "0.5154" in out and "0.5244" in out and "0.4921" in out and "0.5079" in out, out
+
+
 #: How to prepare for and check each command, by the words it starts with.
 RUNS = {
     ".venv/bin/python -m gofish_teach.exercises.build": (_sources, _check_build),
@@ -112,6 +117,7 @@ RUNS = {
     ".venv/bin/python -m gofish_teach tournament": (_entries, _check_tournament),
     ".venv/bin/python -m gofish_teach simulate": (lambda root: None, _check_simulate),
     ".venv/bin/gofish-teach course": (lambda root: None, _check_course),
+    ".venv/bin/gofish-teach solve": (lambda root: None, _check_solve),
 }
 
 
