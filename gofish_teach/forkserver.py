@@ -32,6 +32,7 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import re
 import signal
 import socket
 import sys
@@ -280,15 +281,56 @@ def _make_sandbox(memory_mb: int | None) -> None:
     _write("/proc/self/uid_map", f"{uid} {uid} 1")
     _write("/proc/self/gid_map", f"{gid} {gid} 1")
     _mount("none", "/", None, MS_REC | MS_PRIVATE)
+    # What the server's sandbox binds under a folder made fresh here (the interpreter, the venv or this
+    # package, from a checkout under /tmp) would be hidden by it: held by a descriptor now (in this mount
+    # namespace, as a bind must be), bound again, read-only, over the fresh folder.
+    kept = [(point, os.open(point, os.O_PATH | os.O_CLOEXEC)) for point in _BOUND_UNDER_FRESH]
     size = f"size={int(memory_mb)}m," if memory_mb else ""
     for folder in FRESH:
         if os.path.isdir(folder):
             _mount("tmpfs", folder, "tmpfs", MS_NOSUID | MS_NODEV, size + "mode=1777")
+    for point, fd in kept:
+        _bind_again(fd, point)
     for folder in HIDDEN:
         if os.path.isdir(folder):
             _mount("tmpfs", folder, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, "size=4k,mode=555")
     for folder in ("/", "/dev"):  # bubblewrap's own root and /dev are writable tmpfs: not here
         _mount("none", folder, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
+
+
+#: The mount points under a folder of :data:`FRESH` in the server's sandbox, outermost only (a bind
+#: brings those under it along): found once, when the server starts (:func:`_bound_under`).
+_BOUND_UNDER_FRESH: list[str] = []
+
+
+def _bound_under(folders) -> list[str]:
+    """The mount points strictly under any of ``folders``, outermost only, from ``/proc/self/mountinfo``."""
+    points = []
+    with open("/proc/self/mountinfo") as f:
+        for line in f:
+            # The fifth field, with space, tab, newline and backslash written as octal escapes.
+            point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), line.split()[4])
+            if any(point.startswith(folder.rstrip("/") + "/") for folder in folders):
+                points.append(point)
+    points = sorted(set(points), key=len)
+    return [p for i, p in enumerate(points) if not any(p.startswith(q + "/") for q in points[:i])]
+
+
+def _bind_again(fd: int, point: str) -> None:
+    """Bind what ``fd`` holds (and every mount under it) at ``point``, in a fresh folder, read-only."""
+    if os.path.isdir(f"/proc/self/fd/{fd}"):
+        os.makedirs(point, exist_ok=True)
+    else:
+        os.makedirs(os.path.dirname(point), exist_ok=True)
+        os.close(os.open(point, os.O_WRONLY | os.O_CREAT, 0o444))
+    _mount(f"/proc/self/fd/{fd}", point, None, MS_BIND | MS_REC)
+    os.close(fd)
+    try:
+        _mount("none", point, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
+    except OSError:  # flags locked by the parent namespace: read-only already, if it was there
+        pass
+    if not os.statvfs(point).f_flag & os.ST_RDONLY:
+        raise OSError(f"{point} would be writable in the entry's sandbox")
 
 
 def _name(request: dict) -> None:
@@ -399,6 +441,7 @@ def _warm() -> None:
 def serve(control: int) -> int:
     """The fork server: import what entries use, then fork one sandboxed entry per request, for ever."""
     _warm()
+    _BOUND_UNDER_FRESH[:] = _bound_under(FRESH)
 
     signal.signal(signal.SIGCHLD, _reap)  # waited for, so their processor time is counted (os.times)
     sock = socket.socket(fileno=control)

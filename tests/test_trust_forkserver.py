@@ -111,3 +111,67 @@ def test_without_the_fork_server_an_entry_gets_a_bubblewrap_of_its_own(monkeypat
     finally:
         player.close()
     assert seat._FORKS_FAIL == [1]
+
+
+#: Run from a copy of this package in a folder under /tmp (a checkout or venv there, as on CI): an
+#: entry that imports a module the fork server did not, and reads a file of the package, loads and plays.
+UNDER_TMP = '''
+import os, sys
+import gofish_teach
+from gofish_teach import forkserver
+from gofish_teach.tournament.seat import Forfeit, LearnerPlayer
+
+assert gofish_teach.__file__.startswith(sys.argv[1]), gofish_teach.__file__
+entry = b"""
+import os
+import gofish_teach, gofish_teach.learner_files
+package = os.path.dirname(gofish_teach.__file__)
+with open(os.path.join(package, "__init__.py")) as f:
+    f.read()
+# The host's /tmp stays hidden: only the folder that leads to the package, which is read-only.
+assert os.listdir("/tmp") == [package.split("/")[2]], os.listdir("/tmp")
+assert os.listdir(os.path.dirname(package)) == ["gofish_teach"], os.listdir(os.path.dirname(package))
+try:
+    open(os.path.join(package, "mine.py"), "w")
+    raise RuntimeError("the package was writable")
+except OSError:
+    pass
+open("/tmp/mine", "w").write("x")
+def strategy(view, rng):
+    return view.legal_asks()[0]
+"""
+player = LearnerPlayer("under_tmp.py", entry, 5.0, 256, True, None)
+try:
+    assert player.forked is not None, "not forked"
+    player.start()
+    print("LOADED")
+except Forfeit as e:
+    print("FORFEIT", e)
+finally:
+    player.close()
+    forkserver.close_server()
+'''
+
+
+def test_an_entry_loads_when_the_package_lives_under_tmp():
+    """Each entry's fresh /tmp used to hide every host path under /tmp: the package there, the entry's
+    imports failed (FileNotFoundError) unless the fork server had imported them first."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    from gofish_teach import jail
+
+    folder = tempfile.mkdtemp(prefix="gofish-undertmp-", dir="/tmp")
+    try:
+        shutil.copytree(jail.package_dir(), os.path.join(folder, "gofish_teach"),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "GOFISH"))}
+        done = subprocess.run([sys.executable, "-c", UNDER_TMP, folder], cwd=folder, env=env, capture_output=True,
+                              text=True, timeout=120)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "LOADED", done.stdout + done.stderr[-2000:]
