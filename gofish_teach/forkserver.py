@@ -5,8 +5,10 @@ kit) costs about 0.1-0.2 s of processor time, and a class tournament starts one 
 table (about 730 for 30 learners and 200 tables): most of its time. So a tournament starts
 **one** bubblewrap sandbox (:func:`gofish_teach.jail.command`, exactly as for an entry: the
 read-only root, the answers masked, no network) holding a trusted Python that has imported all
-that once and runs no learner's code. For each entry at each table it forks a copy of itself,
-which makes a fresh sandbox of its own inside it before the entry's code exists in it:
+that once and runs no learner's code. For each entry at each table it makes a copy of itself
+(one ``clone`` into new namespaces, where the kit can call it; else two forks, the first a keeper
+that waits for the second), which makes a fresh sandbox of its own inside it before the entry's
+code exists in it:
 
 - new user, mount, PID, network, IPC, UTS and cgroup namespaces: it sees no process but its own
   (it is process 1 of its own PID namespace, so whatever it starts dies with it), has no
@@ -30,6 +32,7 @@ gofish_teach.forkserver FD``). Linux only, as bubblewrap is.
 from __future__ import annotations
 
 import ctypes
+import errno
 import json
 import os
 import re
@@ -69,7 +72,7 @@ class Forked:
 
     ``worker`` is the entry's process (process 1 of its own namespace), once :meth:`find_worker`
     has found it (it exists once the entry has said anything); ``keeper`` its parent, which made
-    its sandbox and waits for it.
+    its sandbox and waits for it, or (made by one clone) the entry's process itself.
     """
 
     def __init__(self, requests: int, answers: int, keeper: int, worker: int | None = None):
@@ -132,6 +135,7 @@ class ForkServer:
             self.close()
             raise Unavailable("the fork server did not start")
         self.server = self._inside()
+        self.level = len(_nspid(self.server))  # how deep the server's PID namespace is, as seen from here
 
     def _inside(self) -> int:
         """The server's own pid (bwrap -> its init -> the server)."""
@@ -158,6 +162,7 @@ class ForkServer:
                                 [requests_r, answers_w])
                 reply = json.loads(self.sock.recv(4096) or b"{}")
             keeper = self._host_pid(reply.get("pid"))
+            worker = keeper if reply.get("entry") else None  # made by one clone: no keeper, the entry itself
         except (OSError, ValueError) as e:
             for fd in (requests_w, answers_r):
                 os.close(fd)
@@ -165,19 +170,16 @@ class ForkServer:
         finally:
             os.close(requests_r)
             os.close(answers_w)
-        return Forked(requests_w, answers_r, keeper)  # its worker is found once it has said something
+        return Forked(requests_w, answers_r, keeper, worker)  # else its worker is found once it has said something
 
     def _host_pid(self, pid) -> int:
         """The pid, as this process sees it, of the server's child numbered ``pid`` inside."""
         from . import child
 
         for candidate in child.children(self.server):
-            try:
-                with open(f"/proc/{candidate}/status") as f:
-                    numbers = next(line for line in f if line.startswith("NSpid:")).split()[1:]
-            except (OSError, StopIteration):
-                continue
-            if len(numbers) >= 2 and int(numbers[-1]) == pid:
+            numbers = _nspid(candidate)
+            # Its number in the server's namespace (an entry made by clone has one more, in its own).
+            if len(numbers) >= self.level and self.level >= 2 and numbers[self.level - 1] == pid:
                 return candidate
         raise OSError(f"no child {pid!r} of the fork server")
 
@@ -218,6 +220,15 @@ class ForkServer:
             except Exception:  # noqa: BLE001 - subprocess.TimeoutExpired: not ending, killed
                 pass
             child.finish(self.proc)
+
+
+def _nspid(pid: int) -> list[int]:
+    """``pid``'s numbers in each PID namespace it is in, outermost first (none if it has ended)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return [int(n) for n in next(line for line in f if line.startswith("NSpid:")).split()[1:]]
+    except (OSError, StopIteration, ValueError):
+        return []
 
 
 #: Processor time used by the fork servers of this process that have ended, entries included (for the bench).
@@ -272,11 +283,18 @@ def _write(path: str, text: str) -> None:
         os.close(fd)
 
 
-def _make_sandbox(memory_mb: int | None) -> None:
-    """In a fresh fork of the server: new namespaces, fresh private folders, the rest read-only."""
-    uid, gid = os.getuid(), os.getgid()
-    _check(_c().unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS
-                        | CLONE_NEWCGROUP), "unshare")
+#: The namespaces each entry gets: all new (user first, which gives it the right to make the others).
+SANDBOX_FLAGS = (CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS
+                 | CLONE_NEWCGROUP)
+
+
+def _make_sandbox(memory_mb: int | None, ids: tuple[int, int] | None = None) -> None:
+    """In a fresh fork of the server: new namespaces (``ids``: already made by :func:`_clone`, and the
+    server's user and group), fresh private folders, the rest read-only."""
+    if ids is None:
+        ids = (os.getuid(), os.getgid())
+        _check(_c().unshare(SANDBOX_FLAGS), "unshare")
+    uid, gid = ids
     _write("/proc/self/setgroups", "deny")
     _write("/proc/self/uid_map", f"{uid} {uid} 1")
     _write("/proc/self/gid_map", f"{gid} {gid} 1")
@@ -358,6 +376,54 @@ def _close_all_but(keep) -> None:
         if fd > low:
             os.closerange(low, fd)
         low = fd + 1
+
+
+#: ``clone``'s number on the machines where the kit calls it (the arguments after the flags are all 0);
+#: elsewhere, or if it fails, an entry is started by two forks (:func:`_keeper`).
+_CLONE_NUMBER = {"x86_64": 56, "aarch64": 220, "riscv64": 220}.get(os.uname().machine)
+
+
+def _clone(flags: int, ids: tuple[int, int], request: dict, fds: list[int]) -> int:
+    """One process, made in new namespaces (process 1 of its own PID namespace): the entry's. In the
+    server, its pid; it never returns in the child (:func:`_cloned`).
+
+    ``os.fork`` followed by ``unshare`` cannot make a process 1: a new PID namespace takes the
+    caller's next child, so an entry cost two forks of this (large) process. ``clone`` makes it in
+    one. Python has no ``clone``: it is called as ``os.fork`` calls ``fork``, between Python's own
+    before- and after-fork steps (the server has one thread, so no lock is held elsewhere). The
+    first time it fails (a kernel that refuses), every entry is started by two forks instead."""
+    global _CLONE_NUMBER
+    api = ctypes.pythonapi
+    syscall = ctypes.PyDLL(None, use_errno=True).syscall  # the GIL held throughout, as os.fork holds it
+    api.PyOS_BeforeFork()
+    pid = syscall(ctypes.c_long(_CLONE_NUMBER), ctypes.c_ulong(flags | signal.SIGCHLD), None, None, None, None)
+    failed = ctypes.get_errno()
+    if pid == 0:
+        api.PyOS_AfterFork_Child()
+        _cloned(request, fds, ids)
+    api.PyOS_AfterFork_Parent()
+    if pid < 0:
+        if failed in (errno.EINVAL, errno.ENOSYS):
+            _CLONE_NUMBER = None
+        raise OSError(failed, f"clone: {os.strerror(failed)}")
+    return pid
+
+
+def _cloned(request: dict, fds: list[int], ids: tuple[int, int]) -> None:
+    """In the entry's process, made by :func:`_clone`: its sandbox, then the entry. Never returns."""
+    code = 1
+    try:
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        _c().prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        _name(request)
+        requests, answers = fds
+        _close_all_but([requests, answers])
+        _make_sandbox(request.get("memory_mb"), ids)
+        _entry(request, requests, answers)
+    except BaseException:  # noqa: BLE001 - nothing to report to: the tournament sees the entry's pipe close
+        code = 1
+    finally:
+        os._exit(code)
 
 
 def _keeper(request: dict, fds: list[int]) -> None:
@@ -442,6 +508,7 @@ def serve(control: int) -> int:
     """The fork server: import what entries use, then fork one sandboxed entry per request, for ever."""
     _warm()
     _BOUND_UNDER_FRESH[:] = _bound_under(FRESH)
+    ids = (os.getuid(), os.getgid())  # as the server's namespace sees them: each entry's maps them to itself
 
     signal.signal(signal.SIGCHLD, _reap)  # waited for, so their processor time is counted (os.times)
     sock = socket.socket(fileno=control)
@@ -473,8 +540,14 @@ def serve(control: int) -> int:
                 os.close(fd)
             sock.send(b"{}")
             continue
+        cloned = _CLONE_NUMBER is not None
         try:
-            pid = os.fork()
+            try:
+                pid = _clone(SANDBOX_FLAGS, ids, request, fds) if cloned else os.fork()
+            except OSError as e:
+                if not cloned or e.errno not in (errno.EINVAL, errno.ENOSYS):
+                    raise
+                cloned, pid = False, os.fork()  # a kernel without it: two forks, from now on
         except OSError as e:  # too many processes, no memory: this entry is not forked (the tournament says so)
             pid = None
             error = str(e)
@@ -483,7 +556,7 @@ def serve(control: int) -> int:
             _keeper(request, fds)
         for fd in fds:
             os.close(fd)
-        sock.send(json.dumps({"pid": pid} if pid else {"error": error}).encode())
+        sock.send(json.dumps({"pid": pid, "entry": cloned} if pid else {"error": error}).encode())
 
 
 if __name__ == "__main__":

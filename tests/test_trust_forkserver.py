@@ -175,3 +175,26 @@ def test_an_entry_loads_when_the_package_lives_under_tmp():
         shutil.rmtree(folder, ignore_errors=True)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "LOADED", done.stdout + done.stderr[-2000:]
+
+
+def test_an_entry_is_made_by_one_clone_the_fork_servers_own_child():
+    """Two forks per entry (a keeper, then process 1 of the new PID namespace) cost a third of a start:
+    where the kit calls clone, the fork server's child is the entry itself, process 1 of its namespace."""
+    if forkserver._CLONE_NUMBER is None:
+        pytest.skip("no clone here: two forks")
+    player = LearnerPlayer("one.py", b"def strategy(view, rng):\n    return view.legal_asks()[0]\n", 5.0, 256,
+                           True, None)
+    try:
+        assert player.forked is not None and player.forked.worker == player.forked.keeper
+        with open(f"/proc/{player.forked.worker}/status") as f:
+            status = dict(line.split(":", 1) for line in f)
+        assert int(status["PPid"]) == forkserver._SERVER[0].server
+        assert status["NSpid"].split()[-1] == "1"
+        player.start()
+        from gofish_teach import Game, Rules
+
+        game = Game(Rules.preset("pond"), 2, seed=1)
+        assert tuple(player.choose(game.view(0), 1)) == game.legal_asks()[0]
+    finally:
+        player.close()
+        forkserver.close_server()
