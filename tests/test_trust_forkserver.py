@@ -128,8 +128,9 @@ import gofish_teach, gofish_teach.learner_files
 package = os.path.dirname(gofish_teach.__file__)
 with open(os.path.join(package, "__init__.py")) as f:
     f.read()
-# The host's /tmp stays hidden: only the folder that leads to the package, which is read-only.
-assert os.listdir("/tmp") == [package.split("/")[2]], os.listdir("/tmp")
+# The host's /tmp stays hidden: only the folders that lead to what the sandbox binds (the package,
+# and the venv if it lives there), which are read-only.
+assert package.split("/")[2] in os.listdir("/tmp") and "MARKER" not in os.listdir("/tmp"), os.listdir("/tmp")
 assert os.listdir(os.path.dirname(package)) == ["gofish_teach"], os.listdir(os.path.dirname(package))
 try:
     open(os.path.join(package, "mine.py"), "w")
@@ -165,14 +166,17 @@ def test_an_entry_loads_when_the_package_lives_under_tmp():
     from gofish_teach import jail
 
     folder = tempfile.mkdtemp(prefix="gofish-undertmp-", dir="/tmp")
+    fd, marker = tempfile.mkstemp(prefix="gofish-host-", dir="/tmp")  # a file of the host's /tmp: not seen inside
+    os.close(fd)
     try:
         shutil.copytree(jail.package_dir(), os.path.join(folder, "gofish_teach"),
                         ignore=shutil.ignore_patterns("__pycache__"))
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "GOFISH"))}
-        done = subprocess.run([sys.executable, "-c", UNDER_TMP, folder], cwd=folder, env=env, capture_output=True,
-                              text=True, timeout=120)
+        done = subprocess.run([sys.executable, "-c", UNDER_TMP.replace("MARKER", os.path.basename(marker)), folder],
+                              cwd=folder, env=env, capture_output=True, text=True, timeout=120)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+        os.unlink(marker)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "LOADED", done.stdout + done.stderr[-2000:]
 
