@@ -20,6 +20,8 @@ Player 1 is dealt 5 cards: 2♥ 9♠ 6♥ A♠ 3♦.
 """
 from __future__ import annotations
 
+from itertools import compress
+
 from .asks import legal_asks
 from .cards import SUITS, Card
 from .events import Event
@@ -107,7 +109,8 @@ class View:
     @property
     def counts(self) -> dict[str, int]:
         """Own cards by rank label, held ranks only, in rank order."""
-        return {r: len(suits) for r, suits in zip(self.ranks, self._hand) if suits}
+        # (the same as {r: len(suits) for r, suits in zip(ranks, hand) if suits}, in C: a strategy reads this at every decision)
+        return dict(zip(compress(self.ranks, self._hand), map(len, filter(None, self._hand))))
 
     @property
     def events(self) -> tuple[Event, ...]:
