@@ -218,15 +218,18 @@ class Game:
             player = int(player)
         events, record = self._events, self._record
         n = len(events)
-        if record.n_events < n:  # read on from where the last view stopped
+        start = record.n_events
+        if start < n:  # read on from where the last view stopped
             advance, chain = record.advance, self._chain
-            for t in range(record.n_events, n):
-                event = events[t]
+            for event in events[start:n]:
                 advance(event)
-                if t % BLOCK == BLOCK - 1:  # a block is full: frozen, and the chain starts again
-                    self._blocks += (tuple(events[t + 1 - BLOCK:t + 1]),)
-                    chain = None
-                else:
+                chain = (chain, event)
+            full = n // BLOCK * BLOCK
+            if full > start // BLOCK * BLOCK:  # a block filled up: frozen, and the chain starts again after it
+                for b in range(len(self._blocks) * BLOCK, full, BLOCK):
+                    self._blocks += (tuple(events[b:b + BLOCK]),)
+                chain = None
+                for event in events[full:n]:
                     chain = (chain, event)
             self._chain = chain
         return View(player, self.n_players, self.rules, self.ranks, tuple(self._hands[player]),

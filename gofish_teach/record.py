@@ -270,12 +270,18 @@ class Record:
             q, to, rank, k = event.player, event.to, event.rank, event.count
             sizes[q] -= k
             sizes[to] += k
-            self._unshow(q, rank)
-            self._show(to, rank, t)
+            if not sizes[q]:  # its hand is empty: nothing shown is left
+                shown[q] = _EMPTY
+            elif rank in shown[q]:
+                ranks = shown[q].copy()
+                del ranks[rank]
+                shown[q] = MappingProxyType(ranks)
+            ranks = shown[to].copy()
+            ranks[rank] = t
+            shown[to] = MappingProxyType(ranks)
             if rank in self.dead[to]:
                 self.dead[to] -= {rank}
             self.unsettled.add(to)
-            self._forget_if_empty(q)
         elif kind is Book:
             q, rank = event.player, event.rank
             sizes[q] -= self.book_size

@@ -61,6 +61,7 @@ class View:
         n_players, rules, ranks: the game's set-up (public).
         hand: own cards, sorted by rank then suit.
         counts: own cards by rank label (held ranks only).
+        held_ranks: the ranks it holds, in deck order (the keys of ``counts``).
         hand_sizes: cards each seat holds (public: everyone can count cards).
         books: ranks each seat has laid down.
         ocean_size: cards left in the ocean.
@@ -111,6 +112,11 @@ class View:
         """Own cards by rank label, held ranks only, in rank order."""
         # (the same as {r: len(suits) for r, suits in zip(ranks, hand) if suits}, in C: a strategy reads this at every decision)
         return dict(zip(compress(self.ranks, self._hand), map(len, filter(None, self._hand))))
+
+    @property
+    def held_ranks(self) -> list[str]:
+        """The ranks this player holds, in deck order (a fresh list)."""
+        return list(compress(self.ranks, self._hand))
 
     @property
     def events(self) -> tuple[Event, ...]:
