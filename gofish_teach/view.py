@@ -72,9 +72,10 @@ class View:
 
     A game makes its views (``game.view(p)``); the constructor takes values only: ``hand``
     is this seat's suits of each rank, a tuple of tuples in deck order (``()`` for a rank it
-    does not hold; the game's own tuples, which it replaces rather than changes), ``public`` the public events as
-    ``(blocks, chain)`` (:data:`BLOCK`), ``n_events`` of them, and ``mine`` this seat's own
-    events as ``(index, event)`` pairs.
+    does not hold; the game's own tuples, which it replaces rather than changes, so a view
+    takes a hand without copying a card), ``public`` the public events as ``(blocks, chain)``
+    (:data:`BLOCK`), ``n_events`` of them, and ``mine`` this seat's own events as
+    ``(index, event)`` pairs.
     """
 
     __slots__ = ("player", "n_players", "rules", "ranks", "hand_sizes", "books", "opponents", "ocean_size",
@@ -110,7 +111,7 @@ class View:
     @property
     def counts(self) -> dict[str, int]:
         """Own cards by rank label, held ranks only, in rank order."""
-        # (the same as {r: len(suits) for r, suits in zip(ranks, hand) if suits}, in C: a strategy reads this at every decision)
+        # {r: len(suits) for r, suits in zip(ranks, hand) if suits}, built in C: strategies read it at every decision
         return dict(zip(compress(self.ranks, self._hand), map(len, filter(None, self._hand))))
 
     @property
