@@ -184,13 +184,9 @@ def _play_one(by_seat: Sequence, rules: Rules, deck_codes, seeds, *, max_asks: i
     """Play one game of the readable engine to its end (capped at ``max_asks`` asks unless 0);
     ``rngs``, when given, are the seats' generators already made from ``seeds`` (:func:`seat_rngs`)."""
     game = Game(rules, len(by_seat), deck=deck_cards(rules, deck_codes))
-    if time_limit:
-        strategies = [_guarded(s, time_limit, where, lineup or by_seat) for s in by_seat]
-    else:
-        strategies = list(by_seat)
-    try:
-        # The cap is play_out's own check, not a wrapper around every decision.
-        rngs = rngs or [seat_rng(int(seeds[s])) for s in range(len(by_seat))]
+    strategies = [_guarded(s, time_limit, where, lineup or by_seat) for s in by_seat] if time_limit else by_seat
+    rngs = rngs or [seat_rng(int(seeds[s])) for s in range(len(by_seat))]
+    try:  # the cap is play_out's own check, not a wrapper around every decision
         play_out(game, strategies, rngs, max_asks=max_asks)
     except GameTooLong:
         if not (max_asks and game.n_asks >= max_asks):
