@@ -84,7 +84,9 @@ class Game:
         self._rank_index = {r: i for i, r in enumerate(self.ranks)}
         self.deck: tuple[Card, ...] = tuple(self._make_deck(seed, deck))
 
-        self._hands: list[list[list[str]]] = [[[] for _ in self.ranks] for _ in range(n_players)]
+        # Each seat's suits of each rank (in order of arrival), as tuples replaced rather than
+        # changed: a view takes a seat's hand as one tuple of them, without copying any.
+        self._hands: list[list[tuple[str, ...]]] = [[()] * len(self.ranks) for _ in range(n_players)]
         self._sizes = [0] * n_players
         self._books: list[list[str]] = [[] for _ in range(n_players)]
         self._books_snapshot: tuple[tuple[str, ...], ...] = ((),) * n_players
@@ -149,7 +151,7 @@ class Game:
         size, n = self.rules.deal_size(self.n_players), self.n_players
         for k in range(size * n):  # one card at a time, round robin from seat 0
             card = self.deck[k]
-            self._hands[k % n][self._rank_index[card.rank]].append(card.suit)
+            self._hands[k % n][self._rank_index[card.rank]] += (card.suit,)
         self._top = size * n
         self._left = len(self.deck) - self._top
         for p in range(n):
@@ -216,19 +218,21 @@ class Game:
             player = int(player)
         events, record = self._events, self._record
         n = len(events)
-        if record.n_events < n:  # read on from where the last view stopped
+        start = record.n_events
+        if start < n:  # read on from where the last view stopped
             advance, chain = record.advance, self._chain
-            for t in range(record.n_events, n):
-                event = events[t]
+            for event in events[start:n]:
                 advance(event)
-                if t % BLOCK == BLOCK - 1:  # a block is full: frozen, and the chain starts again
-                    self._blocks += (tuple(events[t + 1 - BLOCK:t + 1]),)
-                    chain = None
-                else:
+                chain = (chain, event)
+            full = n // BLOCK * BLOCK
+            if full > start // BLOCK * BLOCK:  # a block filled up: frozen, and the chain starts again after it
+                for b in range(len(self._blocks) * BLOCK, full, BLOCK):
+                    self._blocks += (tuple(events[b:b + BLOCK]),)
+                chain = None
+                for event in events[full:n]:
                     chain = (chain, event)
             self._chain = chain
-        held = {r: tuple(suits) for r, suits in zip(self.ranks, self._hands[player]) if suits}
-        return View(player, self.n_players, self.rules, self.ranks, held,
+        return View(player, self.n_players, self.rules, self.ranks, tuple(self._hands[player]),
                     tuple(self._sizes), self._books_snapshot, self._opponents[player], self._left,
                     self.current_player, self.is_over, self.winners, record.copy(), (self._blocks, self._chain), n, self._own[player])
 
@@ -270,19 +274,26 @@ class Game:
         ``player``, when given, is who means to ask (a widget's seat): an ask out of turn is illegal.
         Raises :class:`IllegalMove` (and changes nothing) if the ask breaks a rule.
         """
-        target, r, suit = self.check_ask(target, rank, suit, player=player)
+        p = self.current_player
+        r = self._rank_index.get(rank) if type(rank) is str else None
+        # The usual ask (a seat as an int, a rank label of this deck, no suit, no player, and
+        # allowed) is taken at once; anything else goes through check_ask, which accepts the
+        # same asks with the same parts, and explains the others.
+        if (r is None or suit is not None or player is not None or type(target) is not int or self.is_over
+                or target not in self._opponents[p] or self.rules.specific_card or self._booked[r] == len(SUITS)
+                or not (self._hands[p][r] or self.rules.bluff)):
+            target, r, suit = self.check_ask(target, rank, suit, player=player)
         start = len(self._events)
-        p, label = self.current_player, self.ranks[r]
+        label = self.ranks[r]
         self._moves.append((target, label, suit))
         events = self._events
         events.append(Ask(p, target, label, suit))
         held = self._hands[target][r]
-        wanted = [s for s in held if s == suit] if suit else list(held)
+        wanted = tuple(s for s in held if s == suit) if suit else held
         again = False
         if wanted:
-            for s in wanted:
-                held.remove(s)
-            self._hands[p][r].extend(wanted)
+            self._hands[target][r] = tuple(s for s in held if s != suit) if suit else ()
+            self._hands[p][r] += wanted
             self._sizes[target] -= len(wanted)
             self._sizes[p] += len(wanted)
             events.append(Give(target, p, label, len(wanted)))
@@ -298,12 +309,14 @@ class Game:
                     events.append(Draw(p, 1, (card,), Source.FISH, True))
                 else:
                     self._log(Draw(p, 1, None, Source.FISH), p, Draw(p, 1, (card,), Source.FISH))
-                made_book = self._lay_books(p, self._rank_index[card.rank])
+                drawn = self._rank_index[card.rank]
+                made_book = len(self._hands[p][drawn]) >= self.rules.book_size and self._lay_books(p, drawn)
                 again = lucky or (made_book and self.rules.book_draw_again)
         if not self._end_if_over() and not again:
             self._pass_turn()
-        self._settle()
-        return self._events[start:]
+        if not self.is_over and not self._sizes[self.current_player]:
+            self._settle()  # (nothing to do when the player to ask holds cards: the game did not end since)
+        return events[start:]
 
     # ------------------------------------------------------------------ the automatic steps
     def _log(self, public: Event, player: int | None = None, private: Event | None = None) -> None:
@@ -317,16 +330,16 @@ class Game:
         card = self.deck[self._top]
         self._top += 1
         self._left -= 1
-        self._hands[player][self._rank_index[card.rank]].append(card.suit)
+        self._hands[player][self._rank_index[card.rank]] += (card.suit,)
         self._sizes[player] += 1
         return card
 
     def _lay_books(self, player: int, r: int) -> bool:
         """Lay down every book of rank index ``r`` that ``player`` now holds; True if one was made."""
-        suits, size = self._hands[player][r], self.rules.book_size
+        hand, size = self._hands[player], self.rules.book_size
         made = False
-        while len(suits) >= size:
-            del suits[:size]
+        while len(hand[r]) >= size:
+            hand[r] = hand[r][size:]
             self._sizes[player] -= size
             self._booked[r] += size
             self._books[player].append(self.ranks[r])

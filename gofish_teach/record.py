@@ -245,7 +245,7 @@ class Record:
             q = event.player
             self.last_ask = event
             if sizes[q]:
-                ranks = dict(shown[q])
+                ranks = shown[q].copy()
                 ranks[event.rank] = t
                 shown[q] = MappingProxyType(ranks)
             else:
@@ -253,7 +253,7 @@ class Record:
         elif kind is GoFish:
             q, rank = event.player, event.rank
             if rank in shown[q]:
-                ranks = dict(shown[q])
+                ranks = shown[q].copy()
                 del ranks[rank]
                 shown[q] = MappingProxyType(ranks)
             if not self.card_asks:
@@ -270,12 +270,18 @@ class Record:
             q, to, rank, k = event.player, event.to, event.rank, event.count
             sizes[q] -= k
             sizes[to] += k
-            self._unshow(q, rank)
-            self._show(to, rank, t)
+            if not sizes[q]:  # its hand is empty: nothing shown is left
+                shown[q] = _EMPTY
+            elif rank in shown[q]:
+                ranks = shown[q].copy()
+                del ranks[rank]
+                shown[q] = MappingProxyType(ranks)
+            ranks = shown[to].copy()
+            ranks[rank] = t
+            shown[to] = MappingProxyType(ranks)
             if rank in self.dead[to]:
                 self.dead[to] -= {rank}
             self.unsettled.add(to)
-            self._forget_if_empty(q)
         elif kind is Book:
             q, rank = event.player, event.rank
             sizes[q] -= self.book_size
@@ -291,13 +297,13 @@ class Record:
             self.over = event.reason
 
     def _show(self, seat: int, rank: str, t: int) -> None:
-        ranks = dict(self.shown[seat])
+        ranks = self.shown[seat].copy()
         ranks[rank] = t
         self.shown[seat] = MappingProxyType(ranks)
 
     def _unshow(self, seat: int, rank: str) -> None:
         if rank in self.shown[seat]:
-            ranks = dict(self.shown[seat])
+            ranks = self.shown[seat].copy()
             del ranks[rank]
             self.shown[seat] = MappingProxyType(ranks)
 

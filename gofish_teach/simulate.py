@@ -61,7 +61,7 @@ from .executors import (_Cluster, _dask_client, _Deadlines, _DecisionAlarm, _die
 from .executors import as_executor as _executor
 from .game import Game
 from .rules import Rules
-from .strategies import GameTooLong, get_strategy, play_out, seat_rng, strategy_name
+from .strategies import GameTooLong, get_strategy, play_out, seat_rng, seat_rngs, strategy_name
 
 #: Decks are made this many games at a time, from one generator per block (much faster than
 #: one generator per game); game g is row g % BLOCK of block g // BLOCK.
@@ -180,28 +180,28 @@ def play_game_readable(lineup: Sequence, rules: Rules, deck_codes, seeds, *, max
 
 
 def _play_one(by_seat: Sequence, rules: Rules, deck_codes, seeds, *, max_asks: int = 0, time_limit=None,
-              where: str = "the game", lineup: Sequence | None = None) -> Game:
-    """Play one game of the readable engine to its end (capped at ``max_asks`` asks unless 0)."""
+              where: str = "the game", lineup: Sequence | None = None, rngs: list | None = None) -> Game:
+    """Play one game of the readable engine to its end (capped at ``max_asks`` asks unless 0);
+    ``rngs``, when given, are the seats' generators already made from ``seeds`` (:func:`seat_rngs`)."""
     game = Game(rules, len(by_seat), deck=deck_cards(rules, deck_codes))
-    if max_asks or time_limit:
-        strategies = [_guarded(s, game, max_asks, time_limit, where, lineup or by_seat, by_seat) for s in by_seat]
-    else:
-        strategies = list(by_seat)
-    play_out(game, strategies, [seat_rng(int(seeds[s])) for s in range(len(by_seat))])
+    strategies = [_guarded(s, time_limit, where, lineup or by_seat) for s in by_seat] if time_limit else by_seat
+    rngs = rngs or [seat_rng(int(seeds[s])) for s in range(len(by_seat))]
+    try:  # the cap is play_out's own check, not a wrapper around every decision
+        play_out(game, strategies, rngs, max_asks=max_asks)
+    except GameTooLong:
+        if not (max_asks and game.n_asks >= max_asks):
+            raise  # a strategy's own, not the cap's
+        raise GameTooLong(too_long_message(where, max_asks, _idle_asks(game), lineup or by_seat, game.rules,
+                                           by_seat)) from None
     return game
 
 
-def _guarded(strategy, game: Game, max_asks: int, time_limit, where: str, lineup, by_seat) -> Callable:
-    """``strategy``, stopping the game with :class:`GameTooLong` once it reaches ``max_asks``
-    asks (unless 0), and a decision with :class:`DecisionTimeout` after ``time_limit`` seconds
-    (unless None; needs the handler :class:`_DecisionAlarm` installs)."""
+def _guarded(strategy, time_limit, where: str, lineup) -> Callable:
+    """``strategy``, stopping a decision with :class:`DecisionTimeout` after ``time_limit``
+    seconds (needs the handler :class:`_DecisionAlarm` installs)."""
     choose, name = get_strategy(strategy), strategy_name(strategy)
 
     def guarded(view, rng):
-        if max_asks and game.n_asks >= max_asks:
-            raise GameTooLong(too_long_message(where, max_asks, _idle_asks(game), lineup, game.rules, by_seat))
-        if not time_limit:
-            return choose(view, rng)
         watch = executors._watch
         try:
             if watch is not None:  # the parent's deadline, for a strategy that ignores the alarm
@@ -364,13 +364,14 @@ def _play_readable(lineup, by_seat, rules, decks, seeds, index, max_asks, time_l
     n = len(by_seat)
     out = {"books": np.zeros((len(index), n), np.int16), "asks": np.zeros(len(index), np.int32),
            "winners": np.zeros((len(index), n), bool)}
+    every_rng = seat_rngs(seeds[:, :n])  # the seats' generators of every game, game by game, seat by seat
     for k, (deck, game_seeds, g) in enumerate(zip(decks, seeds, index)):
         watch = executors._watch
         if watch is not None:
             watch.game = int(g)
         try:
             game = _play_one(by_seat, rules, deck, game_seeds, max_asks=max_asks, time_limit=time_limit,
-                             where=f"game {g} of the tournament", lineup=lineup)
+                             where=f"game {g} of the tournament", lineup=lineup, rngs=every_rng[k * n:(k + 1) * n])
         except (GameTooLong, DecisionTimeout):
             raise  # their messages name the game and the lineup already
         except Exception as e:

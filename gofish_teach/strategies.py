@@ -79,6 +79,70 @@ def seat_rng(seed: int) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(_StandIn(words)))
 
 
+def seat_rngs(seeds) -> list[np.random.Generator]:
+    """``[seat_rng(s) for s in seeds]`` for an array of non-negative seeds below 2**64, made
+    faster for many: NumPy's hash of each seed into its generator's first state (most of
+    what making a generator costs) is done for all the seeds at once, by :func:`_seed_words`.
+
+    >>> [bool(a.random() == b.random()) for a, b in zip(seat_rngs([3, 2**40]), [seat_rng(3), seat_rng(2**40)])]
+    [True, True]
+    """
+    return [np.random.Generator(np.random.PCG64(_StandIn(words))) for words in _seed_words(seeds)]
+
+
+# NumPy's SeedSequence hash (numpy/random/bit_generator.pyx), and the 32-bit mask it works under.
+_M32 = np.uint64(0xFFFFFFFF)
+_INIT_A, _MULT_A, _INIT_B, _MULT_B = 0x43B0D7E5, 0x931E8875, 0x8B51F9DD, 0x58F38DED
+_MIX_L, _MIX_R = np.uint64(0xCA01F9DD), np.uint64(0x4973F715)
+
+
+def _hash_constants(start: int, multiplier: int, count: int) -> list:
+    """The hash constant's values, one per step: they do not depend on the seed."""
+    out = []
+    for _ in range(count):
+        out.append(np.uint64(start))
+        start = (start * multiplier) & 0xFFFFFFFF
+    return out
+
+
+# A step xors with one value and multiplies by the next: the pool's 4 words and 12 mixing steps,
+# then the 8 words of generate_state(4, uint64).
+_HASH_A = _hash_constants(_INIT_A, _MULT_A, 4 + 12 + 1)
+_HASH_B = _hash_constants(_INIT_B, _MULT_B, 8 + 1)
+
+
+def _seed_words(seeds) -> np.ndarray:
+    """``np.random.SeedSequence(s).generate_state(4, np.uint64)`` for every seed ``s``, as rows
+    (what ``PCG64(s)`` seeds itself from), for all the seeds at once in uint64 arrays (every
+    product is of two 32-bit values, so none overflows). A seed's entropy is its 32-bit words,
+    low first, and the pool's missing words hash as zeros, so every seed takes two words.
+
+    >>> seeds = [0, 1, 2**32, 2**64 - 1]
+    >>> bool((_seed_words(seeds) == [np.random.SeedSequence(s).generate_state(4, np.uint64) for s in seeds]).all())
+    True
+    """
+    seeds = np.asarray(seeds, dtype=np.uint64).ravel()
+    zero = np.zeros_like(seeds)
+    steps = zip(_HASH_A, _HASH_A[1:])
+
+    def hashmix(value):  # the value xor the constant, times the constant's next value, in 32 bits
+        h, h_next = next(steps)
+        value = ((value ^ h) * h_next) & _M32
+        return value ^ (value >> np.uint64(16))
+
+    pool = [hashmix(word) for word in (seeds & _M32, seeds >> np.uint64(32), zero, zero)]
+    for i_src in range(4):
+        for i_dst in range(4):
+            if i_src != i_dst:
+                mixed = (_MIX_L * pool[i_dst] - _MIX_R * hashmix(pool[i_src])) & _M32
+                pool[i_dst] = mixed ^ (mixed >> np.uint64(16))
+    words = []
+    for i, (h, h_next) in enumerate(zip(_HASH_B, _HASH_B[1:])):
+        value = ((pool[i % 4] ^ h) * h_next) & _M32
+        words.append(value ^ (value >> np.uint64(16)))
+    return np.stack([words[2 * k] | words[2 * k + 1] << np.uint64(32) for k in range(4)], axis=1)
+
+
 class _StandIn(np.random.bit_generator.ISpawnableSeedSequence):
     """What a seat's bit generator says it was seeded from: ``SeedSequence([0])`` for every
     seat (its own, made when first asked for: nothing shared between seats), never the seed.
@@ -150,7 +214,7 @@ def _ranks_to_ask(view) -> list[str]:
     """The held ranks (deck order) that some opponent is live for, or every held rank if none is."""
     record = view.record
     sizes, dead = record.sizes, record.dead
-    held = list(view.counts)
+    held = view.held_ranks
     holding = [dead[q] for q in view.opponents if sizes[q]]  # the dead ranks of each opponent holding cards
     if not holding or not all(holding):  # some opponent holding cards has no dead ask: every rank is live
         return held
@@ -188,12 +252,16 @@ def random(view, rng) -> tuple:
     >>> random(view, np.random.default_rng(0))   # doubles 0.636..., 0.269...: '7', then seat 1
     (1, '7')
     """
-    # _ranks_to_ask, then _target, each pick inlined: this runs at every decision of most games.
-    ranks = _ranks_to_ask(view)
-    rank = ranks[int(rng.random() * len(ranks))]
-    record = view.record
+    # _ranks_to_ask, then _target, each inlined with its pick: this runs at every decision of most games.
+    record, opponents = view.record, view.opponents
     sizes, dead = record.sizes, record.dead
-    seats = [q for q in view.opponents if sizes[q] and rank not in dead[q]] or _with_cards(view)
+    ranks = view.held_ranks
+    holding = [dead[q] for q in opponents if sizes[q]]
+    if holding and all(holding):  # every opponent holding cards has dead asks: a rank may have no live opponent
+        blocked = frozenset.intersection(*holding)
+        ranks = [r for r in ranks if r not in blocked] or ranks
+    rank = ranks[int(rng.random() * len(ranks))]
+    seats = [q for q in opponents if sizes[q] and rank not in dead[q]] or _with_cards(view)
     target = seats[int(rng.random() * len(seats))]
     if view.rules.specific_card:
         return _finish(view, target, rank, rng)
@@ -356,13 +424,15 @@ def strategy_name(strategy) -> str:
     return getattr(strategy, "__name__", type(strategy).__name__)
 
 
-def play_out(game, strategies: Sequence, rngs):
+def play_out(game, strategies: Sequence, rngs, *, max_asks: int = 0):
     """Play ``game`` to its end, seat ``p`` asking as ``strategies[p]`` decides; returns ``game``.
 
     ``rngs`` has one ``numpy.random.Generator`` per seat: seat ``p`` uses ``rngs[p]`` only
     (see :func:`seat_rng`). A single generator is still accepted, and then shared by every
     seat in decision order: the old form, in which one seat's draws shift another's.
     An illegal ask raises :class:`~gofish_teach.game.IllegalMove` naming the strategy and seat.
+    With ``max_asks`` (unless 0), a game that has made that many asks without ending raises
+    :class:`GameTooLong` instead of asking for another decision.
 
     >>> import numpy as np
     >>> from gofish_teach import Game, Rules
@@ -371,6 +441,10 @@ def play_out(game, strategies: Sequence, rngs):
     Traceback (most recent call last):
     ...
     gofish_teach.asks.IllegalMove: strategy '<lambda>' (seat 0) asked (0, 'A'): player 0 cannot ask themself: ask an opponent
+    >>> play_out(Game(Rules.preset("pond"), 2, seed=0), ["random"] * 2, [seat_rng(0), seat_rng(1)], max_asks=3)
+    Traceback (most recent call last):
+    ...
+    gofish_teach.strategies.GameTooLong: the game made 3 asks (max_asks=3) without ending
     """
     n = game.n_players
     if len(strategies) != n:
@@ -382,11 +456,14 @@ def play_out(game, strategies: Sequence, rngs):
     else:
         by_seat = [rngs] * n  # one generator shared by every seat
     chosen = [get_strategy(s) for s in strategies]
+    view, ask = game.view, game.ask  # looked up once: this loop runs at every decision
     while not game.is_over:
+        if max_asks and game.n_asks >= max_asks:
+            raise GameTooLong(f"the game made {game.n_asks} asks (max_asks={max_asks}) without ending")
         p = game.current_player
-        move = chosen[p](game.view(p), by_seat[p])
+        move = chosen[p](view(p), by_seat[p])
         try:
-            game.ask(*as_move(move))
+            ask(*(move if type(move) is tuple and 2 <= len(move) <= 3 else as_move(move)))
         except IllegalMove as e:
             raise IllegalMove(f"strategy {strategy_name(strategies[p])!r} (seat {p}) asked {move!r}: {e}") from None
     return game

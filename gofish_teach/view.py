@@ -20,6 +20,8 @@ Player 1 is dealt 5 cards: 2♥ 9♠ 6♥ A♠ 3♦.
 """
 from __future__ import annotations
 
+from itertools import compress
+
 from .asks import legal_asks
 from .cards import SUITS, Card
 from .events import Event
@@ -59,6 +61,7 @@ class View:
         n_players, rules, ranks: the game's set-up (public).
         hand: own cards, sorted by rank then suit.
         counts: own cards by rank label (held ranks only).
+        held_ranks: the ranks it holds, in deck order (the keys of ``counts``).
         hand_sizes: cards each seat holds (public: everyone can count cards).
         books: ranks each seat has laid down.
         ocean_size: cards left in the ocean.
@@ -67,23 +70,25 @@ class View:
         record: the public events read by :class:`~gofish_teach.record.Record` (hand sizes,
             shown ranks, dead asks, ...), this view's own copy.
 
-    A game makes its views (``game.view(p)``); the constructor takes values only: ``held``
-    is this seat's suits of each rank it holds (``{rank: suits}``, ranks in deck order, suits as tuples), ``public`` the public events as
-    ``(blocks, chain)`` (:data:`BLOCK`), ``n_events`` of them, and ``mine`` this seat's own
-    events as ``(index, event)`` pairs.
+    A game makes its views (``game.view(p)``); the constructor takes values only: ``hand``
+    is this seat's suits of each rank, a tuple of tuples in deck order (``()`` for a rank it
+    does not hold; the game's own tuples, which it replaces rather than changes, so a view
+    takes a hand without copying a card), ``public`` the public events as ``(blocks, chain)``
+    (:data:`BLOCK`), ``n_events`` of them, and ``mine`` this seat's own events as
+    ``(index, event)`` pairs.
     """
 
     __slots__ = ("player", "n_players", "rules", "ranks", "hand_sizes", "books", "opponents", "ocean_size",
-                 "current_player", "is_over", "winners", "record", "_held", "_public", "_n", "_mine", "_events", "_drawing")
+                 "current_player", "is_over", "winners", "record", "_hand", "_public", "_n", "_mine", "_events", "_drawing")
 
-    def __init__(self, player: int, n_players: int, rules, ranks: tuple, held: dict, hand_sizes: tuple,
+    def __init__(self, player: int, n_players: int, rules, ranks: tuple, hand: tuple, hand_sizes: tuple,
                  books: tuple, opponents: tuple, ocean_size: int, current_player: int, is_over: bool,
                  winners: tuple, record: Record, public, n_events: int, mine: tuple):
         self.player = player
         self.n_players = n_players
         self.rules = rules
         self.ranks = ranks
-        self._held = held
+        self._hand = hand
         self.hand_sizes = hand_sizes
         self.books = books
         self.opponents = opponents
@@ -101,12 +106,18 @@ class View:
     @property
     def hand(self) -> tuple[Card, ...]:
         """Own cards, sorted by rank then suit."""
-        return tuple(Card(r, s) for r, suits in self._held.items() for s in sorted(suits, key=SUITS.index))
+        return tuple(Card(r, s) for r, suits in zip(self.ranks, self._hand) for s in sorted(suits, key=SUITS.index))
 
     @property
     def counts(self) -> dict[str, int]:
         """Own cards by rank label, held ranks only, in rank order."""
-        return {r: len(suits) for r, suits in self._held.items()}
+        # {r: len(suits) for r, suits in zip(ranks, hand) if suits}, built in C: strategies read it at every decision
+        return dict(zip(compress(self.ranks, self._hand), map(len, filter(None, self._hand))))
+
+    @property
+    def held_ranks(self) -> list[str]:
+        """The ranks this player holds, in deck order (a fresh list)."""
+        return list(compress(self.ranks, self._hand))
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -128,8 +139,7 @@ class View:
             for seat_books in self.books:
                 for rank in seat_books:
                     booked[index[rank]] += self.rules.book_size
-        held = [self._held.get(r, ()) for r in self.ranks]
-        return legal_asks(self.rules, self.ranks, held, booked, self.opponents)
+        return legal_asks(self.rules, self.ranks, self._hand, booked, self.opponents)
 
     def before_draw(self, ask: Event, answer: Event) -> "View":
         """This view (taken before an ask) with the ask and its "Go Fish!" answer added: what
@@ -150,7 +160,7 @@ class View:
         record = self.record.copy()
         record.advance(ask)
         record.advance(answer)
-        other = View(self.player, self.n_players, self.rules, self.ranks, self._held, self.hand_sizes, self.books,
+        other = View(self.player, self.n_players, self.rules, self.ranks, self._hand, self.hand_sizes, self.books,
                      self.opponents, self.ocean_size, self.current_player, self.is_over, self.winners, record,
                      (self._public[0], ((self._public[1], ask), answer)), self._n + 2, self._mine)
         other._drawing = True  # no ask to make: the draw comes first

@@ -76,7 +76,7 @@ def _deck(prefix, ranks):
 #: table does not name is copied by :func:`_copied`, and ``tests/test_enumerate_worlds.py``
 #: checks that no list or dict of a copy is also the original's.
 _COPY = {
-    "_hands": lambda hands: [[list(suits) for suits in hand] for hand in hands],
+    "_hands": lambda hands: [list(hand) for hand in hands],  # of tuples, replaced rather than changed
     "_books": lambda books: [list(b) for b in books],
     "_private": lambda private: [dict(seen) for seen in private],
     "_own": list,  # of tuples, replaced rather than changed

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from gofish_teach import Game, IllegalMove, Rules, View
 from gofish_teach.probability import posterior
 from gofish_teach.strategies import (STRATEGIES, get_strategy, greedy, known_holdings, memory, most_held, pick,
-                                     play_out, random, seat_rng, strategy_name)
+                                     play_out, random, seat_rng, seat_rngs, strategy_name)
 
 POND = Rules.preset("pond")
 
@@ -124,6 +124,21 @@ def test_a_seat_rng_plays_like_default_rng_with_the_same_seed():
     games = [play_out(Game(POND, 4, seed=8), ["memory", "random", "most_held", "random"],
                       [make(10 + p) for p in range(4)]) for make in (seat_rng, np.random.default_rng)]
     assert games[0].events == games[1].events
+
+
+def test_seat_rngs_made_together_draw_as_default_rng_each():
+    """The batch's own seed hash (uint64 arrays) against NumPy's SeedSequence: seeds of one and two
+    32-bit words, the edges, and many random ones; and each generator hides its seed as seat_rng's."""
+    rng = np.random.default_rng(2024)
+    seeds = np.concatenate([np.array([0, 1, 2**32 - 1, 2**32, 2**63, 2**64 - 1], np.uint64),
+                            rng.integers(0, 2**32, 300, dtype=np.uint64),
+                            rng.integers(0, 2**64, 700, dtype=np.uint64, endpoint=False)])
+    made = seat_rngs(seeds)
+    assert len(made) == len(seeds)
+    for seed, generator in zip(seeds.tolist(), made):
+        assert generator.random(3).tolist() == np.random.default_rng(seed).random(3).tolist(), seed
+        assert generator.bit_generator.seed_seq.entropy == [0]  # the stand-in, never the seed
+    assert seat_rngs(np.zeros((0, 4), np.uint64)) == []
 
 
 # --------------------------------------------------------------------------- random and most_held
