@@ -25,6 +25,8 @@ import sys
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
+from math import gcd
+from operator import truediv
 
 from .model import Model, World
 
@@ -73,16 +75,20 @@ class Result:
 class Solver:
     """The best response of ``seat`` to the built-in ``against`` under ``rules`` (2 players).
 
-    ``exact=True`` computes in Fractions; otherwise floats (faster), memoised on beliefs rounded
-    to 12 digits.
+    A *belief* is a frozenset of ``(world number, weight)`` pairs: whole-number weights with no
+    common factor, so that equal beliefs have equal keys exactly, in both modes (no rounding).
+    ``exact=True`` computes the values in Fractions; otherwise in floats (faster).
     """
 
     def __init__(self, rules, against: str, seat: int, *, exact: bool = False, check: bool = True):
         if check:
             check_size(rules)
-        self.model = Model(rules, exact=exact)
+        # Probabilities as (numerator, denominator) pairs: a belief's weights stay whole numbers, and
+        # the outcomes a seat cannot tell apart share one denominator (the ocean's size is public).
+        self.model = Model(rules, exact="ratio")
         self.model.policy(against, _probe(self.model))  # an unknown name fails here, before any work
         self.rules, self.against, self.seat, self.exact = rules, against, seat, exact
+        self._ratio = Fraction if exact else truediv
         self.values: dict = {}
         self.choices: dict = {}
         self._steps: dict = {}
@@ -90,8 +96,10 @@ class Solver:
         # What the opponent's policy reads of the record: the seat's shown ranks (memory) and its
         # dead asks; nothing in the rules reads either, so the rest is cleared from every world.
         self._keep_shown = against == "memory"
-        self._ids: dict = {}      # every world met, as a small number (beliefs are {number: probability})
+        self._ids: dict = {}      # every world met, as a small number
         self.worlds: list = []
+        self._obs_ids: dict = {}  # every observation met, as a small number (cheaper to group by)
+        self.observations: list = []
         self._roots = None
 
     def intern(self, world: World) -> int:
@@ -104,15 +112,15 @@ class Solver:
         return wid
 
     # ------------------------------------------------------------------ beliefs
-    def _key(self, belief: dict):
-        if self.exact:
-            return frozenset(belief.items())
-        return frozenset((w, round(p, 12)) for w, p in belief.items())
-
     @staticmethod
     def _normalised(weights: dict):
-        total = sum(weights.values())
-        return total, {w: p / total for w, p in weights.items()}
+        """``(total weight, belief)`` for whole-number ``weights`` ``{world number: weight}``."""
+        values = weights.values()
+        total = sum(values)
+        g = gcd(*values)
+        if g == 1:
+            return total, frozenset(weights.items())
+        return total, frozenset((w, x // g) for w, x in weights.items())
 
     def canon(self, world: World) -> World:
         """``world`` with the parts of the record no one's future choices read cleared."""
@@ -127,75 +135,98 @@ class Solver:
         return World(world.hands, world.booked, world.books, world.turn, shown, dead, world.over)
 
     def _step(self, wid: int, rank: int) -> list:
+        """``[(numerator, denominator, child number, observation number)]`` of ``rank`` asked at ``wid``."""
         key = (wid, rank)
         out = self._steps.get(key)
         if out is None:
-            seat, intern = self.seat, self.intern
-            out = self._steps[key] = [(q, intern(child), obs)
-                                      for q, child, obs in self.model.step(self.worlds[wid], rank, seat)]
+            intern, obs_ids, observations = self.intern, self._obs_ids, self.observations
+            out = []
+            for (qn, qd), child, obs in self.model.step(self.worlds[wid], rank, self.seat):
+                oid = obs_ids.get(obs)
+                if oid is None:
+                    oid = obs_ids[obs] = len(observations)
+                    observations.append(obs)
+                out.append((qn, qd, intern(child), oid))
+            self._steps[key] = out
         return out
 
-    def children(self, belief: dict, rank: int | None = None) -> dict:
-        """What the seat may observe next from ``belief``: ``{observation: weights of worlds}``.
-
-        ``rank`` is the seat's own ask on its turn; on the opponent's turn, its policy asks.
-        """
-        out, step = {}, self._step
-        for world, p in belief.items():
+    def _children(self, belief, rank: int | None = None):
+        """``({observation number: {world number: weight}}, {observation number: denominator})``."""
+        out: dict = {}
+        dens: dict = {}
+        steps, step = self._steps, self._step
+        for world, p in belief:
             if rank is not None:
-                asks = ((rank, 1),)
+                asks = ((rank, 1, 1),)
             else:
                 asks = self._policies.get(world)
                 if asks is None:
-                    asks = self._policies[world] = self.model.policy(self.against, self.worlds[world])
-            for r, pr in asks:
-                for q, child, obs in step(world, r):
+                    asks = self._policies[world] = [(r, n, d) for r, (n, d) in
+                                                    self.model.policy(self.against, self.worlds[world])]
+            for r, pn, pd in asks:
+                outcomes = steps.get((world, r)) or step(world, r)
+                for qn, qd, child, obs in outcomes:
                     group = out.get(obs)
                     if group is None:
-                        group = out[obs] = {}
-                    group[child] = group.get(child, 0) + p * pr * q
-        return out
+                        out[obs] = {child: p * pn * qn}
+                        dens[obs] = pd * qd
+                    else:
+                        group[child] = group.get(child, 0) + p * pn * qn
+                        if dens[obs] != pd * qd:  # cannot happen: the chances a seat cannot tell apart are alike
+                            raise AssertionError("bestplay: outcomes the seat cannot tell apart differ in denominator")
+        return out, dens
 
-    def value(self, belief: dict):
-        """The value of a normalised ``belief`` (``{world number: probability}``) to the seat."""
-        key = self._key(belief)
-        known = self.values.get(key)
+    def children(self, belief, rank: int | None = None) -> dict:
+        """What the seat may observe next from ``belief``: ``{observation: {world number: weight}}``.
+
+        ``rank`` is the seat's own ask on its turn; on the opponent's turn, its policy asks.
+        """
+        groups, _ = self._children(_as_belief(belief), rank)
+        return {self.observations[o]: weights for o, weights in groups.items()}
+
+    def value(self, belief):
+        """The value of ``belief`` to the seat (its expected win share from there)."""
+        return self._value(_as_belief(belief))
+
+    def _value(self, belief: frozenset):
+        known = self.values.get(belief)
         if known is not None:
             return known
-        world = self.worlds[next(iter(belief))]
+        world = self.worlds[next(iter(belief))[0]]
+        total = sum(p for _, p in belief)
         if world.over:
-            v = sum(p * self._share(self.worlds[w]) for w, p in belief.items())
+            seat, worlds = self.seat, self.worlds
+            # win shares in halves: 2 for a win, 1 for a tie (2 players), 0 for a loss
+            v = self._ratio(sum(p * _halves(worlds[w].books, seat) for w, p in belief), 2 * total)
         elif world.turn == self.seat:
             v, best = None, None
             for r in self.model.asks(world):
-                total = self._expect(self.children(belief, r))
-                if v is None or total > v:
-                    v, best = total, r
-            self.choices[key] = best
+                here = self._expect(belief, total, r)
+                if v is None or here > v:
+                    v, best = here, r
+            self.choices[belief] = best
         else:
-            v = self._expect(self.children(belief))
-        self.values[key] = v
+            v = self._expect(belief, total, None)
+        self.values[belief] = v
         return v
 
-    def _expect(self, groups: dict):
-        total = 0
-        for weights in groups.values():
-            mass, child = self._normalised(weights)
-            total += mass * self.value(child)
-        return total
+    def _expect(self, belief: frozenset, total: int, rank):
+        groups, dens = self._children(belief, rank)
+        ratio, normalised, value = self._ratio, self._normalised, self._value
+        v = 0
+        for obs, weights in groups.items():
+            mass, child = normalised(weights)
+            v += ratio(mass, dens[obs]) * value(child)
+        return v / total
 
-    def best_ask(self, belief: dict) -> int:
+    def best_ask(self, belief) -> int:
         """The rank index the best response asks for at ``belief`` (its turn)."""
-        self.value(belief)
-        return self.choices[self._key(belief)]
+        belief = _as_belief(belief)
+        self._value(belief)
+        return self.choices[belief]
 
     def _share(self, world: World):
-        books = world.books
-        best = max(books)
-        if books[self.seat] != best:
-            return 0
-        winners = sum(1 for b in books if b == best)
-        return Fraction(1, winners) if self.exact else 1 / winners
+        return self._ratio(_halves(world.books, self.seat), 2)
 
     # ------------------------------------------------------------------ the root
     def roots(self) -> dict:
@@ -203,21 +234,28 @@ class Solver:
         if self._roots is not None:
             return self._roots
         groups: dict = {}
-        for p, world, obs in self.model.deals():
+        dens: dict = {}
+        for (pn, pd), world, obs in self.model.deals():
             world = self.intern(world)
-            group = groups.setdefault(obs[self.seat], {})
-            group[world] = group.get(world, 0) + p
-        self._roots = {obs: self._normalised(weights) for obs, weights in groups.items()}
+            o = obs[self.seat]
+            group = groups.setdefault(o, {})
+            group[world] = group.get(world, 0) + pn
+            if dens.setdefault(o, pd) != pd:
+                raise AssertionError("bestplay: deals the seat cannot tell apart differ in denominator")
+        self._roots = {}
+        for obs, weights in groups.items():
+            mass, belief = self._normalised(weights)
+            self._roots[obs] = (Fraction(mass, dens[obs]) if self.exact else mass / dens[obs], belief)
         return self._roots
 
     def solve(self):
         """The best response's expected win share over the deal."""
-        return sum(mass * self.value(belief) for mass, belief in self.roots().values())
+        return sum(mass * self._value(belief) for mass, belief in self.roots().values())
 
     def builtin_share(self, own: str | None = None):
         """The share the built-in ``own`` (default: ``against``) gets in this seat against ``against``."""
         own = own or self.against
-        model, memo = self.model, {}
+        model, memo = Model(self.rules, exact=self.exact), {}
 
         def value(world):
             if world in memo:
@@ -231,6 +269,18 @@ class Solver:
             memo[world] = v
             return v
         return sum(p * value(world) for p, world, obs in model.deals())
+
+
+def _halves(books: tuple, seat: int) -> int:
+    mine, theirs = books[seat], books[1 - seat]
+    return 2 if mine > theirs else (1 if mine == theirs else 0)
+
+
+def _as_belief(belief) -> frozenset:
+    """A belief given as a frozenset, or as a dict ``{world number: whole-number weight}``."""
+    if isinstance(belief, frozenset):
+        return belief
+    return Solver._normalised(dict(belief))[1]
 
 
 def _probe(model: Model) -> World:
