@@ -92,12 +92,19 @@ class Solver:
         self.values: dict = {}
         self.choices: dict = {}
         self._steps: dict = {}
-        self._policies: dict = {}
+        self._opponent: dict = {}  # world number -> the opponent's asks and their outcomes
         # What the opponent's policy reads of the record: the seat's shown ranks (memory) and its
         # dead asks; nothing in the rules reads either, so the rest is cleared from every world.
         self._keep_shown = against == "memory"
-        self._ids: dict = {}      # every world met, as a small number
+        # Every world met, as a small number. The moves of the cards (hands, books, turn) do not read
+        # the record, so a world is a *physical* position (numbered apart: many worlds share one)
+        # with the seat's shown ranks and dead asks, and a step is computed once per physical position.
+        self._ids: dict = {}      # (physical number, shown, dead) -> world number
         self.worlds: list = []
+        self._keys: list = []     # world number -> (physical number, shown, dead)
+        self._phys_ids: dict = {}
+        self._phys: list = []
+        self._phys_steps: dict = {}
         self._obs_ids: dict = {}  # every observation met, as a small number (cheaper to group by)
         self.observations: list = []
         self._roots = None
@@ -105,10 +112,24 @@ class Solver:
     def intern(self, world: World) -> int:
         """The number of ``world`` (cleared by :meth:`canon`) in this solver's beliefs."""
         world = self.canon(world)
-        wid = self._ids.get(world)
+        phys = (world.hands, world.booked, world.books, world.turn, world.over)
+        pid = self._phys_ids.get(phys)
+        if pid is None:
+            pid = self._phys_ids[phys] = len(self._phys)
+            self._phys.append(world)
+        return self._world((pid, world.shown[self.seat], world.dead[self.seat]))
+
+    def _world(self, key: tuple) -> int:
+        """The number of the world ``(physical number, seat's shown ranks, seat's dead asks)``."""
+        wid = self._ids.get(key)
         if wid is None:
-            wid = self._ids[world] = len(self.worlds)
-            self.worlds.append(world)
+            pid, shown, dead = key
+            w = self._phys[pid]
+            pair_shown = (shown, 0) if self.seat == 0 else (0, shown)
+            pair_dead = (dead, 0) if self.seat == 0 else (0, dead)
+            wid = self._ids[key] = len(self.worlds)
+            self.worlds.append(World(w.hands, w.booked, w.books, w.turn, pair_shown, pair_dead, w.over))
+            self._keys.append(key)
         return wid
 
     # ------------------------------------------------------------------ beliefs
@@ -136,44 +157,82 @@ class Solver:
 
     def _step(self, wid: int, rank: int) -> list:
         """``[(numerator, denominator, child number, observation number)]`` of ``rank`` asked at ``wid``."""
-        key = (wid, rank)
-        out = self._steps.get(key)
-        if out is None:
-            intern, obs_ids, observations = self.intern, self._obs_ids, self.observations
-            out = []
-            for (qn, qd), child, obs in self.model.step(self.worlds[wid], rank, self.seat):
-                oid = obs_ids.get(obs)
-                if oid is None:
-                    oid = obs_ids[obs] = len(observations)
-                    observations.append(obs)
-                out.append((qn, qd, intern(child), oid))
-            self._steps[key] = out
+        pid, shown, dead = self._keys[wid]
+        moves = self._phys_steps.get((pid, rank)) or self._phys_step(pid, rank)
+        ids, world = self._ids, self._world
+        out = []
+        for qn, qd, child, oid, shown_and, shown_or, dead_and, dead_or in moves:
+            key = (child, shown & shown_and | shown_or, dead & dead_and | dead_or)
+            cid = ids.get(key)
+            out.append((qn, qd, world(key) if cid is None else cid, oid))
+        self._steps[(wid, rank)] = out
+        return out
+
+    def _phys_step(self, pid: int, rank: int) -> list:
+        """The outcomes of ``rank`` asked at the physical position ``pid``, with what they do to the
+        seat's shown ranks and dead asks as masks: every update of the record is ``x & a | b``
+        (set, clear or keep a rank), and so is any sequence of them; the model run from all-clear
+        and all-set records gives ``b`` and ``a | b``, and ``x & (a | b) | b == x & a | b``."""
+        w, seat, model = self._phys[pid], self.seat, self.model
+        ones = (1 << model.n_ranks) - 1
+        clear = model.step(World(w.hands, w.booked, w.books, w.turn, (0, 0), (0, 0), w.over), rank, seat)
+        full = model.step(World(w.hands, w.booked, w.books, w.turn, (ones, ones), (ones, ones), w.over), rank, seat)
+        keep = self._keep_shown
+        obs_ids, observations, phys_ids, phys = self._obs_ids, self.observations, self._phys_ids, self._phys
+        out = []
+        for ((qn, qd), a, obs), (_, b, _) in zip(clear, full):
+            oid = obs_ids.get(obs)
+            if oid is None:
+                oid = obs_ids[obs] = len(observations)
+                observations.append(obs)
+            key = (a.hands, a.booked, a.books, a.turn, a.over)
+            child = phys_ids.get(key)
+            if child is None:
+                child = phys_ids[key] = len(phys)
+                phys.append(a)
+            out.append((qn, qd, child, oid, b.shown[seat] if keep else 0, a.shown[seat] if keep else 0,
+                        b.dead[seat], a.dead[seat]))
+        self._phys_steps[(pid, rank)] = out
+        return out
+
+    def _moves(self, wid: int) -> list:
+        """The opponent's turn at ``wid``: its policy's asks and their outcomes in one list, as in :meth:`_step`."""
+        out = []
+        for r, (pn, pd) in self.model.policy(self.against, self.worlds[wid]):
+            out += [(pn * qn, pd * qd, child, obs) for qn, qd, child, obs in
+                    self._steps.get((wid, r)) or self._step(wid, r)]
+        self._opponent[wid] = out
         return out
 
     def _children(self, belief, rank: int | None = None):
-        """``({observation number: {world number: weight}}, {observation number: denominator})``."""
+        """``({observation number: {world number: weight}}, {observation number: denominator})``.
+
+        The outcomes a seat cannot tell apart share one denominator (the ocean's size and the
+        opponent's choices are public), so the weights of a group stay whole numbers; the brute
+        force of the tests would see any slip, as a wrong value.
+        """
         out: dict = {}
         dens: dict = {}
-        steps, step = self._steps, self._step
-        for world, p in belief:
-            if rank is not None:
-                asks = ((rank, 1, 1),)
-            else:
-                asks = self._policies.get(world)
-                if asks is None:
-                    asks = self._policies[world] = [(r, n, d) for r, (n, d) in
-                                                    self.model.policy(self.against, self.worlds[world])]
-            for r, pn, pd in asks:
-                outcomes = steps.get((world, r)) or step(world, r)
-                for qn, qd, child, obs in outcomes:
+        if rank is None:
+            moves, more = self._opponent, self._moves
+            for world, p in belief:
+                for qn, qd, child, obs in moves.get(world) or more(world):
                     group = out.get(obs)
                     if group is None:
-                        out[obs] = {child: p * pn * qn}
-                        dens[obs] = pd * qd
+                        out[obs] = {child: p * qn}
+                        dens[obs] = qd
                     else:
-                        group[child] = group.get(child, 0) + p * pn * qn
-                        if dens[obs] != pd * qd:  # cannot happen: the chances a seat cannot tell apart are alike
-                            raise AssertionError("bestplay: outcomes the seat cannot tell apart differ in denominator")
+                        group[child] = group.get(child, 0) + p * qn
+            return out, dens
+        steps, step = self._steps, self._step
+        for world, p in belief:
+            for qn, qd, child, obs in steps.get((world, rank)) or step(world, rank):
+                group = out.get(obs)
+                if group is None:
+                    out[obs] = {child: p * qn}
+                    dens[obs] = qd
+                else:
+                    group[child] = group.get(child, 0) + p * qn
         return out, dens
 
     def children(self, belief, rank: int | None = None) -> dict:
@@ -212,10 +271,16 @@ class Solver:
 
     def _expect(self, belief: frozenset, total: int, rank):
         groups, dens = self._children(belief, rank)
-        ratio, normalised, value = self._ratio, self._normalised, self._value
+        ratio, value = self._ratio, self._value
         v = 0
         for obs, weights in groups.items():
-            mass, child = normalised(weights)
+            if len(weights) == 1:  # a single world: certain (about half the groups)
+                (mass,) = weights.values()
+                child = frozenset([(next(iter(weights)), 1)])
+            else:
+                values = weights.values()
+                mass, g = sum(values), gcd(*values)
+                child = frozenset(weights.items() if g == 1 else [(w, x // g) for w, x in weights.items()])
             v += ratio(mass, dens[obs]) * value(child)
         return v / total
 
