@@ -21,6 +21,7 @@ Beliefs that recur are computed once (memoised on the normalised belief).
 """
 from __future__ import annotations
 
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -68,8 +69,9 @@ class Result:
     value: object                 # the best response's expected win share
     builtin: object               # the built-in's own share in this seat against itself
     states: int                   # information states evaluated
-    seconds: float
+    seconds: float                # wall-clock time of the backward induction
     solver: "Solver" = field(repr=False, default=None)
+    cpu: float = 0.0              # processor time of the backward induction (what load does not inflate)
 
 
 class Solver:
@@ -360,7 +362,7 @@ def best_response(rules, against: str, seat: int = 0, *, exact: bool | None = No
     """
     if exact is None:
         exact = rules.n_ranks <= 3
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     solver = Solver(rules, against, seat, exact=exact)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20_000))
@@ -368,6 +370,30 @@ def best_response(rules, against: str, seat: int = 0, *, exact: bool | None = No
         value = solver.solve()
     finally:
         sys.setrecursionlimit(limit)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     builtin = solver.builtin_share()
-    return Result(rules, against, seat, value, builtin, len(solver.values), seconds, solver)
+    return Result(rules, against, seat, value, builtin, len(solver.values), seconds, solver, cpu)
+
+
+def both_seats(rules, against: str, *, exact: bool | None = None, workers: int | None = None) -> list[Result]:
+    """:func:`best_response` for the seat moving first and the seat moving second.
+
+    The two are independent, so on 4 ranks and more (seconds each) they run side by side in two
+    processes when there are two cores (``workers``: default the cores, at most 2); their results
+    then come back without their solver (``solver=None``: the tables stay in the worker).
+    """
+    check_size(rules)
+    Model(rules).policy(against, _probe(Model(rules)))  # bad input fails here, before any process starts
+    workers = min(2, os.cpu_count() or 1) if workers is None else workers
+    if workers < 2 or rules.n_ranks < 4:
+        return [best_response(rules, against, seat, exact=exact) for seat in (0, 1)]
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        return pool.starmap(_seat_result, [(rules, against, seat, exact) for seat in (0, 1)])
+
+
+def _seat_result(rules, against, seat, exact) -> Result:
+    result = best_response(rules, against, seat, exact=exact)
+    result.solver = None  # the tables stay here: only the figures travel back
+    return result
