@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from .policy import BestResponse
 from .cfr import Equilibrium, Tree, exploitability_of
-from .solve import MAX_OCEAN, MAX_RANKS, Result, Solver, best_response, both_seats, check_size
+from .solve import MAX_OCEAN, MAX_OCEAN_5, MAX_RANKS, Result, Solver, best_response, both_seats, check_size
 
-__all__ = ["BestResponse", "Solver", "Result", "best_response", "both_seats", "check_size", "MAX_RANKS", "MAX_OCEAN", "bench",
+__all__ = ["BestResponse", "Solver", "Result", "best_response", "both_seats", "check_size", "MAX_RANKS", "MAX_OCEAN",
+           "MAX_OCEAN_5", "bench",
            "Tree", "Equilibrium", "exploitability_of"]
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 
 from ..rules import PRESETS, Rules
-from .solve import MAX_OCEAN, MAX_RANKS, both_seats
+from .solve import MAX_OCEAN, MAX_OCEAN_5, MAX_RANKS, both_seats
 
 AGAINST = ("random", "memory", "most_held")
 
@@ -37,7 +37,7 @@ def add_command(commands) -> None:
     cmd.add_argument("--players", type=int, default=2, metavar="N", help="players (only 2 for now)")
     cmd.add_argument("--ranks", type=int, default=4, metavar="N",
                      help=f"ranks in the deck, the first ones of A, 2, 3, ... (at most {MAX_RANKS}, leaving at most "
-                          f"{MAX_OCEAN} cards in the ocean after the deal; default 4)")
+                          f"{MAX_OCEAN} cards in the ocean after the deal, {MAX_OCEAN_5} on {MAX_RANKS} ranks; default 4)")
     cmd.add_argument("--hand-size", type=int, default=3, metavar="N", help="cards dealt to each player (default 3)")
     cmd.add_argument("--against", default="memory", choices=AGAINST, metavar="NAME",
                      help=f"the opponent: {', '.join(AGAINST)} (default: memory)")
