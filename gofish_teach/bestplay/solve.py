@@ -47,10 +47,22 @@ from .model import Model, World
 MAX_RANKS = 5
 MAX_OCEAN = 10
 MAX_OCEAN_5 = 6
+#: Against ``random`` the beliefs merge far less (each world weighs its asks by its own number of
+#: choices): 4 ranks and 4 cards each give 704 thousand beliefs (memory: 109 thousand), about 19 s;
+#: 4 ranks and 3 cards did not finish in 60 s. So against random, at most 8 on 4 ranks and 4 on 5.
+MAX_OCEAN_RANDOM = {4: 8, 5: 4}
 
 
-def check_size(rules, n_players: int = 2) -> None:
-    """Raise ``ValueError`` naming the size limit when the game is too big for the exact solver.
+def max_ocean(n_ranks: int, against: str | None = None) -> int:
+    """The most cards the exact solver takes left in the ocean after the deal, on ``n_ranks`` ranks."""
+    if against == "random" and n_ranks in MAX_OCEAN_RANDOM:
+        return MAX_OCEAN_RANDOM[n_ranks]
+    return MAX_OCEAN_5 if n_ranks == 5 else MAX_OCEAN
+
+
+def check_size(rules, n_players: int = 2, against: str | None = None) -> None:
+    """Raise ``ValueError`` naming the size limit when the game is too big for the exact solver
+    (against the built-in ``against``, if given: ``random`` has its own limits).
 
     >>> from gofish_teach import Rules
     >>> check_size(Rules.preset("pond").replace(n_ranks=4, hand_size=3))    # fine: 10 cards in the ocean
@@ -59,15 +71,23 @@ def check_size(rules, n_players: int = 2) -> None:
     Traceback (most recent call last):
     ...
     ValueError: bestplay: the exact solver takes 2 players, at most 5 ranks and at most 10 cards left in the ocean after the deal (6 on 5 ranks); 5 ranks with 3 cards each leave 14 (deal more cards or use fewer ranks)
+    >>> check_size(Rules.preset("pond").replace(n_ranks=4, hand_size=3), against="random")
+    Traceback (most recent call last):
+    ...
+    ValueError: bestplay: against random the exact solver takes at most 8 cards left in the ocean after the deal on 4 ranks; 4 ranks with 3 cards each leave 10 (deal more cards or use fewer ranks)
     """
     if n_players != 2:
         raise ValueError(f"bestplay: the exact solver takes 2 players, not {n_players}")
     n, hand = rules.n_ranks, rules.deal_size(2)
     ocean = 4 * n - 2 * hand
-    if n > MAX_RANKS or ocean > (MAX_OCEAN_5 if n == 5 else MAX_OCEAN):
+    if n > MAX_RANKS or ocean > max_ocean(n):
         raise ValueError(f"bestplay: the exact solver takes 2 players, at most {MAX_RANKS} ranks and at most "
                          f"{MAX_OCEAN} cards left in the ocean after the deal ({MAX_OCEAN_5} on 5 ranks); {n} ranks "
                          f"with {hand} cards each leave {ocean} (deal more cards or use fewer ranks)")
+    if ocean > max_ocean(n, against):
+        raise ValueError(f"bestplay: against {against} the exact solver takes at most {max_ocean(n, against)} cards "
+                         f"left in the ocean after the deal on {n} ranks; {n} ranks with {hand} cards each leave "
+                         f"{ocean} (deal more cards or use fewer ranks)")
 
 
 @dataclass
@@ -95,7 +115,7 @@ class Solver:
 
     def __init__(self, rules, against: str, seat: int, *, exact: bool = False, check: bool = True):
         if check:
-            check_size(rules)
+            check_size(rules, against=against)
         # Probabilities as (numerator, denominator) pairs: a belief's weights stay whole numbers, and
         # the outcomes a seat cannot tell apart share one denominator (the ocean's size is public).
         self.model = Model(rules, exact="ratio")
@@ -393,7 +413,7 @@ def both_seats(rules, against: str, *, exact: bool | None = None, workers: int |
     processes when there are two cores (``workers``: default the cores, at most 2); their results
     then come back without their solver (``solver=None``: the tables stay in the worker).
     """
-    check_size(rules)
+    check_size(rules, against=against)
     Model(rules).policy(against, _probe(Model(rules)))  # bad input fails here, before any process starts
     workers = min(2, os.cpu_count() or 1) if workers is None else workers
     if workers < 2 or rules.n_ranks < 4:
