@@ -204,16 +204,17 @@ class Solver:
     def _phys_step(self, pid: int, rank: int) -> list:
         """The outcomes of ``rank`` asked at the physical position ``pid``, with what they do to the
         seat's shown ranks and dead asks as masks: every update of the record is ``x & a | b``
-        (set, clear or keep a rank), and so is any sequence of them; the model run from all-clear
-        and all-set records gives ``b`` and ``a | b``, and ``x & (a | b) | b == x & a | b``."""
+        (set, clear or keep a rank, or clear all), and so is any sequence of them. One run of the
+        model from a record that is all clear and all set at once (:class:`_Both`) gives ``b`` and
+        ``a | b``, and ``x & (a | b) | b == x & a | b``."""
         w, seat, model = self._phys[pid], self.seat, self.model
-        ones = (1 << model.n_ranks) - 1
-        clear = model.step(World(w.hands, w.booked, w.books, w.turn, (0, 0), (0, 0), w.over), rank, seat)
-        full = model.step(World(w.hands, w.booked, w.books, w.turn, (ones, ones), (ones, ones), w.over), rank, seat)
+        both = _Both(0, (1 << model.n_ranks) - 1)
+        record = (both, 0) if seat == 0 else (0, both)
         keep = self._keep_shown
         obs_ids, observations, phys_ids, phys = self._obs_ids, self.observations, self._phys_ids, self._phys
         out = []
-        for ((qn, qd), a, obs), (_, b, _) in zip(clear, full):
+        for (qn, qd), a, obs in model.step(World(w.hands, w.booked, w.books, w.turn, record, record, w.over),
+                                           rank, seat):
             oid = obs_ids.get(obs)
             if oid is None:
                 oid = obs_ids[obs] = len(observations)
@@ -223,8 +224,10 @@ class Solver:
             if child is None:
                 child = phys_ids[key] = len(phys)
                 phys.append(a)
-            out.append((qn, qd, child, oid, b.shown[seat] if keep else 0, a.shown[seat] if keep else 0,
-                        b.dead[seat], a.dead[seat]))
+            shown, dead = a.shown[seat], a.dead[seat]
+            shown_and, shown_or = (shown.ones, shown.zero) if type(shown) is _Both else (shown, shown)
+            dead_and, dead_or = (dead.ones, dead.zero) if type(dead) is _Both else (dead, dead)
+            out.append((qn, qd, child, oid, shown_and if keep else 0, shown_or if keep else 0, dead_and, dead_or))
         self._phys_steps[(pid, rank)] = out
         return out
 
@@ -367,6 +370,22 @@ class Solver:
             memo[world] = v
             return v
         return sum(p * value(world) for p, world, obs in model.deals())
+
+
+class _Both:
+    """A record's mask run from all clear (``zero``) and from all set (``ones``) at once: the model
+    only ever ors and ands a mask with whole numbers, or sets it to 0 (after which both runs agree)."""
+
+    __slots__ = ("zero", "ones")
+
+    def __init__(self, zero: int, ones: int):
+        self.zero, self.ones = zero, ones
+
+    def __or__(self, mask: int) -> "_Both":
+        return _Both(self.zero | mask, self.ones | mask)
+
+    def __and__(self, mask: int) -> "_Both":
+        return _Both(self.zero & mask, self.ones & mask)
 
 
 def _halves(books: tuple, seat: int) -> int:
