@@ -20,7 +20,7 @@ from __future__ import annotations
 from math import gcd
 
 from .model import observe
-from .solve import Solver
+from .solve import Solver, _items
 
 
 class BestResponse:
@@ -46,7 +46,7 @@ class BestResponse:
         """The exact expected win share of this strategy in ``seat`` against ``against``."""
         return self.solver(seat).solve()
 
-    def belief(self, view) -> frozenset:
+    def belief(self, view):
         """The belief the seat holds at ``view`` (see :class:`~gofish_teach.bestplay.solve.Solver`)."""
         if view.rules != self.rules:
             raise ValueError(f"BestResponse: solved for {self.rules!r}, not for these rules")
@@ -56,7 +56,7 @@ class BestResponse:
         except _Impossible:  # the opponent is not the built-in: the possible worlds alone
             return self.belief_of(view.player, chunks, False)
 
-    def belief_of(self, seat: int, chunks: list, weighted: bool = True) -> frozenset:
+    def belief_of(self, seat: int, chunks: list, weighted: bool = True):
         """The belief after the observation ``chunks``; ``weighted``: the opponent's asks by its policy."""
         key = (seat, tuple(chunks), weighted)
         known = self._beliefs.get(key)
@@ -81,7 +81,7 @@ class _Impossible(ValueError):
     """The events cannot happen if the opponent plays the built-in."""
 
 
-def _next(solver: Solver, belief: frozenset, chunk: tuple, weighted: bool) -> frozenset:
+def _next(solver: Solver, belief, chunk: tuple, weighted: bool):
     """The belief after the events ``chunk`` (one ask and what followed it)."""
     _, asker, rank = chunk[0]
     if asker == solver.seat:
@@ -91,7 +91,7 @@ def _next(solver: Solver, belief: frozenset, chunk: tuple, weighted: bool) -> fr
     else:  # any held rank, equally likely: 1/len(held) as lcm/len(held) keeps the weights whole
         weights, lcm = {}, _lcm(solver.model.n_ranks)
         oid = solver._obs_ids.get(chunk)
-        for world, p in belief:
+        for world, p in _items(belief):
             held = solver.model.asks(solver.worlds[world])
             if rank in held:
                 for qn, qd, child, obs in solver._step(world, rank):

@@ -109,7 +109,8 @@ class Solver:
     """The best response of ``seat`` to the built-in ``against`` under ``rules`` (2 players).
 
     A *belief* is a frozenset of ``(world number, weight)`` pairs: whole-number weights with no
-    common factor, so that equal beliefs have equal keys exactly, in both modes (no rounding).
+    common factor, so that equal beliefs have equal keys exactly, in both modes (no rounding); a
+    belief certain of one world is that world's number (cheaper to hash, and half of them).
     ``exact=True`` computes the values in Fractions; otherwise in floats (faster).
     """
 
@@ -169,6 +170,9 @@ class Solver:
     @staticmethod
     def _normalised(weights: dict):
         """``(total weight, belief)`` for whole-number ``weights`` ``{world number: weight}``."""
+        if len(weights) == 1:
+            (wid, total), = weights.items()
+            return total, wid
         values = weights.values()
         total = sum(values)
         g = gcd(*values)
@@ -276,43 +280,45 @@ class Solver:
 
         ``rank`` is the seat's own ask on its turn; on the opponent's turn, its policy asks.
         """
-        groups, _ = self._children(_as_belief(belief), rank)
+        groups, _ = self._children(_items(_as_belief(belief)), rank)
         return {self.observations[o]: weights for o, weights in groups.items()}
 
     def value(self, belief):
         """The value of ``belief`` to the seat (its expected win share from there)."""
         return self._value(_as_belief(belief))
 
-    def _value(self, belief: frozenset):
+    def _value(self, belief):
         known = self.values.get(belief)
         if known is not None:
             return known
-        world = self.worlds[next(iter(belief))[0]]
-        total = sum(p for _, p in belief)
+        if type(belief) is int:
+            items, total = ((belief, 1),), 1
+        else:
+            items, total = belief, sum(p for _, p in belief)
+        world = self.worlds[next(iter(items))[0]]
         if world.over:
             seat, worlds = self.seat, self.worlds
             # win shares in halves: 2 for a win, 1 for a tie (2 players), 0 for a loss
-            v = self._ratio(sum(p * _halves(worlds[w].books, seat) for w, p in belief), 2 * total)
+            v = self._ratio(sum(p * _halves(worlds[w].books, seat) for w, p in items), 2 * total)
         elif world.turn == self.seat:
             v, best = None, None
             for r in self.model.asks(world):
-                here = self._expect(belief, total, r)
+                here = self._expect(items, total, r)
                 if v is None or here > v:
                     v, best = here, r
             self.choices[belief] = best
         else:
-            v = self._expect(belief, total, None)
+            v = self._expect(items, total, None)
         self.values[belief] = v
         return v
 
-    def _expect(self, belief: frozenset, total: int, rank):
-        groups, dens = self._children(belief, rank)
+    def _expect(self, items, total: int, rank):
+        groups, dens = self._children(items, rank)
         ratio, value = self._ratio, self._value
         v = 0
         for obs, weights in groups.items():
-            if len(weights) == 1:  # a single world: certain (about half the groups)
-                (mass,) = weights.values()
-                child = frozenset([(next(iter(weights)), 1)])
+            if len(weights) == 1:  # a single world, certain (about half the groups): its number
+                (child, mass), = weights.items()
             else:
                 values = weights.values()
                 mass, g = sum(values), gcd(*values)
@@ -393,11 +399,17 @@ def _halves(books: tuple, seat: int) -> int:
     return 2 if mine > theirs else (1 if mine == theirs else 0)
 
 
-def _as_belief(belief) -> frozenset:
-    """A belief given as a frozenset, or as a dict ``{world number: whole-number weight}``."""
-    if isinstance(belief, frozenset):
+def _as_belief(belief):
+    """A belief as the solver keys it (see :class:`Solver`), from that or from a frozenset of pairs or a
+    dict ``{world number: whole-number weight}``."""
+    if isinstance(belief, int):
         return belief
     return Solver._normalised(dict(belief))[1]
+
+
+def _items(belief) -> tuple | frozenset:
+    """A belief's ``(world number, weight)`` pairs."""
+    return ((belief, 1),) if isinstance(belief, int) else belief
 
 
 def _probe(model: Model) -> World:
