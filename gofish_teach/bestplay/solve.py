@@ -40,16 +40,17 @@ from .model import Model, World
 
 #: The largest games the exact solver takes, for 2 players: at most MAX_RANKS ranks, and at most
 #: MAX_OCEAN cards left in the ocean after the deal, or MAX_OCEAN_5 on 5 ranks. The work grows
-#: steeply with the ocean and the ranks (processor time against memory on this 2-core machine,
-#: loaded): 4 ranks and 3 cards each leave 10, 208 thousand beliefs, about 11 s; 5 ranks and 7
-#: cards leave 6, 413 thousand beliefs, about 50 s; 5 ranks and 6 cards (8 left) did not finish
-#: in 150 s and took 2.7 GB.
+#: steeply with the ocean and the ranks (against memory on this 2-core machine, shared): 4 ranks
+#: and 3 cards each leave 10, 208 thousand beliefs, about 8 s a seat; 5 ranks and 7 cards leave 6,
+#: 413 thousand beliefs, about 36 s; 5 ranks and 6 cards (8 left) did not finish in 150 s of
+#: processor time and took 2.7 GB.
 MAX_RANKS = 5
 MAX_OCEAN = 10
 MAX_OCEAN_5 = 6
 #: Against ``random`` the beliefs merge far less (each world weighs its asks by its own number of
 #: choices): 4 ranks and 4 cards each give 704 thousand beliefs (memory: 109 thousand), about 19 s;
-#: 4 ranks and 3 cards did not finish in 60 s. So against random, at most 8 on 4 ranks and 4 on 5.
+#: 4 ranks and 3 cards did not finish in 60 s; 5 ranks and 7 cards give 1.9 million and 99 s, 5 and
+#: 8 give 102 thousand and 14 s. So against random, at most 8 on 4 ranks and 4 on 5.
 MAX_OCEAN_RANDOM = {4: 8, 5: 4}
 
 
