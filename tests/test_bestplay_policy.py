@@ -16,7 +16,7 @@ def entry_shares(res, entry=0):
     return winners[np.arange(res.games), seat] / winners.sum(axis=1)
 
 
-@pytest.mark.parametrize("against,games", [("memory", 1200), ("random", 600)])
+@pytest.mark.parametrize("against,games", [("memory", 1200), ("random", 600), ("most_held", 600)])
 def test_simulated_share_within_99_interval_of_the_value(against, games):
     rules = Rules.preset("pond").replace(n_ranks=3, hand_size=2)
     best = BestResponse(rules, against)

@@ -96,6 +96,11 @@ def test_size_limit_is_named():
         check_size(Rules.preset("pond").replace(n_ranks=6, hand_size=6))
     with pytest.raises(ValueError, match="at most 10 cards left in the ocean"):
         check_size(Rules.preset("pond").replace(n_ranks=4, hand_size=2))
+    with pytest.raises(ValueError, match=r"\(6 on 5 ranks\); 5 ranks with 6 cards each leave 8"):
+        check_size(Rules.preset("pond").replace(n_ranks=5, hand_size=6))
+    check_size(Rules.preset("pond").replace(n_ranks=5, hand_size=7))
+    with pytest.raises(ValueError, match="against random the exact solver takes at most 8 cards"):
+        best_response(Rules.preset("pond").replace(n_ranks=4, hand_size=3), "random")
     with pytest.raises(ValueError, match="takes 2 players"):
         check_size(Rules.preset("pond").replace(n_ranks=3, hand_size=2), 3)
     with pytest.raises(ValueError, match="random, memory and most_held"):

@@ -17,13 +17,12 @@
 """
 from __future__ import annotations
 
-import time
-
 from .policy import BestResponse
 from .cfr import Equilibrium, Tree, exploitability_of
-from .solve import MAX_OCEAN, MAX_RANKS, Result, Solver, best_response, check_size
+from .solve import MAX_OCEAN, MAX_OCEAN_5, MAX_RANKS, Result, Solver, best_response, both_seats, check_size
 
-__all__ = ["BestResponse", "Solver", "Result", "best_response", "check_size", "MAX_RANKS", "MAX_OCEAN", "bench",
+__all__ = ["BestResponse", "Solver", "Result", "best_response", "both_seats", "check_size", "MAX_RANKS", "MAX_OCEAN",
+           "MAX_OCEAN_5", "bench",
            "Tree", "Equilibrium", "exploitability_of"]
 
 
@@ -40,10 +39,9 @@ def bench(sizes=((3, 2), (4, 3)), against: str = "memory", out=None) -> list[dic
     for ranks, hand in sizes:
         rules = Rules.preset("pond").replace(n_ranks=ranks, hand_size=hand)
         for seat in (0, 1):
-            start = time.process_time()
             r = best_response(rules, against, seat, exact=False)
             row = dict(ranks=ranks, hand=hand, seat=seat, value=float(r.value), builtin=float(r.builtin),
-                       states=r.states, seconds=r.seconds, cpu=time.process_time() - start)
+                       states=r.states, seconds=r.seconds, cpu=r.cpu)
             rows.append(row)
             if out is not False:
                 print(f"bestplay: pond, {ranks} ranks, {hand} cards, seat {seat} vs {against}: best response "

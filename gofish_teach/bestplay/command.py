@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 
 from ..rules import PRESETS, Rules
-from .solve import MAX_OCEAN, MAX_RANKS, best_response
+from .solve import MAX_OCEAN, MAX_OCEAN_5, MAX_RANKS, both_seats
 
 AGAINST = ("random", "memory", "most_held")
 
@@ -37,7 +37,7 @@ def add_command(commands) -> None:
     cmd.add_argument("--players", type=int, default=2, metavar="N", help="players (only 2 for now)")
     cmd.add_argument("--ranks", type=int, default=4, metavar="N",
                      help=f"ranks in the deck, the first ones of A, 2, 3, ... (at most {MAX_RANKS}, leaving at most "
-                          f"{MAX_OCEAN} cards in the ocean after the deal; default 4)")
+                          f"{MAX_OCEAN} cards in the ocean after the deal, {MAX_OCEAN_5} on {MAX_RANKS} ranks; default 4)")
     cmd.add_argument("--hand-size", type=int, default=3, metavar="N", help="cards dealt to each player (default 3)")
     cmd.add_argument("--against", default="memory", choices=AGAINST, metavar="NAME",
                      help=f"the opponent: {', '.join(AGAINST)} (default: memory)")
@@ -51,7 +51,7 @@ def run(args, out) -> None:
     if args.players != 2:
         raise ValueError(f"--players: the exact solver takes 2 players, not {args.players}")
     exact = True if args.exact or args.ranks <= 3 else None
-    results = [best_response(rules, args.against, seat, exact=exact) for seat in (0, 1)]
+    results = both_seats(rules, args.against, exact=exact)  # side by side on two cores from 4 ranks
     name = args.against
     print(f"Best response to {name}: {args.rules} rules, 2 players, {args.ranks} ranks, {args.hand_size} cards each "
           f"(exact, by backward induction)", file=out)

@@ -27,6 +27,8 @@ World(hands=((2, 0, 0), (0, 1, 1)), booked=(0, 0, 0), books=(0, 0), turn=0, show
 from __future__ import annotations
 
 from fractions import Fraction
+from math import gcd
+from operator import mul, truediv
 from typing import NamedTuple
 
 SUITS_PER_RANK = 4
@@ -42,6 +44,9 @@ class World(NamedTuple):
     shown: tuple
     dead: tuple
     over: bool
+
+
+_new_world = tuple.__new__
 
 
 class _W:
@@ -62,8 +67,9 @@ class _W:
         return other
 
     def freeze(self) -> World:
-        return World(tuple(map(tuple, self.hands)), tuple(self.booked), tuple(self.books), self.turn,
-                     tuple(self.shown), tuple(self.dead), self.over)
+        h0, h1 = self.hands  # tuple.__new__: World(...) costs a Python-level call per position
+        return _new_world(World, ((tuple(h0), tuple(h1)), tuple(self.booked), tuple(self.books), self.turn,
+                                  tuple(self.shown), tuple(self.dead), self.over))
 
 
 def ocean_of(world: World) -> tuple:
@@ -73,12 +79,14 @@ def ocean_of(world: World) -> tuple:
 
 
 class Model:
-    """The rules of ``rules`` for 2 players, on counts. ``exact=True`` gives probabilities as Fractions.
+    """The rules of ``rules`` for 2 players, on counts. ``exact=True`` gives probabilities as Fractions,
+    ``exact=False`` as floats, and ``exact="ratio"`` as ``(numerator, denominator)`` pairs of whole
+    numbers (what the solver's integer beliefs are made of: no Fraction arithmetic on the way).
 
     Raises ``ValueError`` for rules it does not model (bluffing, specific-card asks, teams).
     """
 
-    def __init__(self, rules, *, exact: bool = True):
+    def __init__(self, rules, *, exact=True):
         for option in ("bluff", "specific_card", "teams"):
             if getattr(rules, option):
                 raise ValueError(f"bestplay: rules with {option}=True are not modelled; use the preset's own rules")
@@ -89,9 +97,20 @@ class Model:
         self.total_books = rules.total_books
         self.deck_size = SUITS_PER_RANK * rules.n_ranks
         self._draw_cache: dict = {}
-
-    def _p(self, k: int, n: int):
-        return Fraction(k, n) if self.exact else k / n
+        self._again_on_book = rules.book_draw_again
+        # one card of each rank, as a draw's counts (built once: every fishing draw uses one)
+        self._units = [tuple(int(r == card) for r in range(self.n_ranks)) for card in range(self.n_ranks)]
+        if exact == "ratio":
+            lcm = 1
+            for n in range(2, self.n_ranks + 1):
+                lcm = lcm * n // gcd(lcm, n)
+            # a uniform choice among n ranks as lcm/n out of lcm: every world's policy shares one denominator
+            self._p, self._mul, self._one = _pair, _mul_pairs, (1, 1)
+            self._uniform = lambda n: (lcm // n, lcm)
+        elif exact:
+            self._p, self._mul, self._one, self._uniform = Fraction, mul, 1, lambda n: Fraction(1, n)
+        else:
+            self._p, self._mul, self._one, self._uniform = truediv, mul, 1, lambda n: 1 / n
 
     # ------------------------------------------------------------------ the deal
     def start(self, hand0, hand1) -> World:
@@ -108,7 +127,9 @@ class Model:
         for p in (0, 1):
             for r in range(self.n_ranks):
                 self._lay(w, p, r, obs)
-        return [(prob, world, _split(o)) for prob, world, o in self._settle(w, 1, obs)]
+        out: list = []
+        self._settle(w, self._one, obs, None, out)
+        return out
 
     def deals(self):
         """Every deal as ``(probability, world, public observations)``, after the automatic steps.
@@ -118,12 +139,12 @@ class Model:
         >>> len(deals), sum(p for p, w, o in deals)
         (36, Fraction(1, 1))
         """
-        n, size = self.n_ranks, self.deal_size
+        n, size, mul = self.n_ranks, self.deal_size, self._mul
         for h0, p0 in _draws([SUITS_PER_RANK] * n, size, self._p):
             rest = [SUITS_PER_RANK - a for a in h0]
             for h1, p1 in _draws(rest, size, self._p):
                 for prob, world, obs in self._after_deal(h0, h1):
-                    yield p0 * p1 * prob, world, obs
+                    yield mul(mul(p0, p1), prob), world, obs
 
     # ------------------------------------------------------------------ the built-ins, as seen by ``seat``
     def asks(self, world: World) -> list[int]:
@@ -146,28 +167,31 @@ class Model:
         else:
             ranks = held
         if name == "random":
-            share = self._p(1, len(ranks))
+            share = self._uniform(len(ranks))
             return [(r, share) for r in ranks]
         if name == "memory" and live_q:
             wanted = [r for r in held if world.shown[q] >> r & 1 and not dead >> r & 1]
             if wanted:
-                return [(max(wanted, key=hand.__getitem__), 1)]
+                return [(max(wanted, key=hand.__getitem__), self._one)]
         if name in ("most_held", "memory"):
-            return [(max(ranks, key=hand.__getitem__), 1)]
+            return [(max(ranks, key=hand.__getitem__), self._one)]
         raise ValueError(f"bestplay: the exact solver models the built-ins random, memory and most_held, "
                          f"not {name!r}")
 
     # ------------------------------------------------------------------ one ask and what follows
-    def step(self, world: World, rank: int, seat: int | None = None):
+    def step(self, world: World, rank: int, seat: int | None = None) -> list:
         """Every outcome of the player to move asking the opponent for ``rank``, up to the next decision.
 
-        Yields ``(probability, world, (obs0, obs1))``: what each seat observes, as event tuples
+        A list of ``(probability, world, (obs0, obs1))``: what each seat observes, as event tuples
         (with ``seat`` given, only what that seat observes).
         """
-        for prob, w, obs in self._step(world, rank):
-            yield prob, w, _split(obs) if seat is None else _seen(obs, seat)
+        out: list = []
+        self._step(world, rank, seat, out)
+        return out
 
-    def _step(self, world: World, rank: int):
+    # The transitions append to one list (no generators) and build a seat's observation as they go:
+    # the solver asks for a million of them on 4 ranks, so each allocation counts.
+    def _step(self, world: World, rank: int, seat, out: list) -> None:
         w = _W(world)
         p = w.turn
         q = 1 - p
@@ -184,7 +208,7 @@ class Model:
             if not sum(w.hands[q]):
                 w.shown[q] = 0
             self._lay(w, p, rank, obs)
-            yield from self._after_ask(w, 1, obs, again=True)
+            self._after_ask(w, self._one, obs, True, seat, out)
             return
         obs.append(("F",))
         w.shown[q] &= ~(1 << rank)
@@ -192,7 +216,7 @@ class Model:
         ocean = self._ocean(w)
         left = sum(ocean)
         if not left:
-            yield from self._after_ask(w, 1, obs, again=False)
+            self._after_ask(w, self._one, obs, False, seat, out)
             return
         for card, n in enumerate(ocean):
             if not n:
@@ -203,16 +227,14 @@ class Model:
             lucky = card == rank
             if lucky:
                 v.shown[p] |= 1 << rank
-            seen = tuple(int(r == card) for r in range(self.n_ranks))
-            o = obs + [("D", p, 1, seen, lucky)]
+            o = obs + [_draw(p, 1, self._units[card], lucky, seat)]
             made = self._lay(v, p, card, o)
-            yield from self._after_ask(v, self._p(n, left), o, again=lucky or (made and self.rules.book_draw_again))
+            self._after_ask(v, self._p(n, left), o, lucky or (made and self._again_on_book), seat, out)
 
-    def _after_ask(self, w: _W, prob, obs, again: bool):
+    def _after_ask(self, w: _W, prob, obs, again: bool, seat, out: list) -> None:
         if not self._over(w) and not again:
             w.turn = 1 - w.turn
-        for pr, world, o in self._settle(w, prob, obs):
-            yield pr, world, o
+        self._settle(w, prob, obs, seat, out)
 
     # ------------------------------------------------------------------ the automatic steps
     def _ocean(self, w: _W) -> list[int]:
@@ -243,8 +265,8 @@ class Model:
                 w.over = True
         return w.over
 
-    def _settle(self, w: _W, prob, obs):
-        """Yield ``(prob, world, obs)`` once the player to move holds cards or the game is over."""
+    def _settle(self, w: _W, prob, obs, seat, out: list) -> None:
+        """Append ``(prob, world, obs)`` once the player to move holds cards or the game is over."""
         while not self._over(w):
             p = w.turn
             if sum(w.hands[p]):
@@ -263,7 +285,7 @@ class Model:
                 draws = self._draw_cache[key] = _draws(ocean, count, self._p)
             for cards, pr in draws:
                 v = w.copy()
-                o = obs + [("D", p, count, cards, False)]  # the drawer's cards: hidden from the other seat
+                o = obs + [_draw(p, count, cards, False, seat)]  # the drawer's cards: hidden from the other seat
                 v.dead[p] = 0
                 for r, c in enumerate(cards):
                     v.hands[p][r] += c
@@ -276,14 +298,25 @@ class Model:
                 elif rule == "draw_one_pass" or self._over(v):
                     if not self._over(v):
                         v.turn = 1 - p
-                yield from self._settle(v, prob * pr, o)
+                self._settle(v, self._mul(prob, pr), o, seat, out)
             return
-        yield prob, w.freeze(), obs
+        out.append((prob, w.freeze(), _split(obs) if seat is None else tuple(obs)))
 
 
-def _seen(obs: list, seat: int) -> tuple:
-    """The events as ``seat`` sees them."""
-    return tuple(e if e[0] != "D" else e[:3] + (e[3] if e[4] or e[1] == seat else None,) for e in obs)
+def _draw(p: int, count: int, cards: tuple, lucky: bool, seat):
+    """A draw event: in full (``seat`` None, split later) or as ``seat`` sees it (the cards shown to the
+    drawer, or to all when lucky)."""
+    if seat is None:
+        return ("D", p, count, cards, lucky)
+    return ("D", p, count, cards if lucky or p == seat else None)
+
+
+def _pair(k: int, n: int) -> tuple:
+    return (k, n)
+
+
+def _mul_pairs(a: tuple, b: tuple) -> tuple:
+    return (a[0] * b[0], a[1] * b[1])
 
 
 def _split(obs: list) -> tuple:

@@ -17,8 +17,10 @@ solver's backward induction says is best there. It plays either seat, so seats m
 """
 from __future__ import annotations
 
+from math import gcd
+
 from .model import observe
-from .solve import Solver
+from .solve import Solver, _items
 
 
 class BestResponse:
@@ -44,8 +46,8 @@ class BestResponse:
         """The exact expected win share of this strategy in ``seat`` against ``against``."""
         return self.solver(seat).solve()
 
-    def belief(self, view) -> dict:
-        """The belief (``{world number: probability}``) the seat holds at ``view``."""
+    def belief(self, view):
+        """The belief the seat holds at ``view`` (see :class:`~gofish_teach.bestplay.solve.Solver`)."""
         if view.rules != self.rules:
             raise ValueError(f"BestResponse: solved for {self.rules!r}, not for these rules")
         chunks = observe(view.events, self.rules)
@@ -54,7 +56,7 @@ class BestResponse:
         except _Impossible:  # the opponent is not the built-in: the possible worlds alone
             return self.belief_of(view.player, chunks, False)
 
-    def belief_of(self, seat: int, chunks: list, weighted: bool = True) -> dict:
+    def belief_of(self, seat: int, chunks: list, weighted: bool = True):
         """The belief after the observation ``chunks``; ``weighted``: the opponent's asks by its policy."""
         key = (seat, tuple(chunks), weighted)
         known = self._beliefs.get(key)
@@ -79,23 +81,31 @@ class _Impossible(ValueError):
     """The events cannot happen if the opponent plays the built-in."""
 
 
-def _next(solver: Solver, belief: dict, chunk: tuple, weighted: bool) -> dict:
+def _next(solver: Solver, belief, chunk: tuple, weighted: bool):
     """The belief after the events ``chunk`` (one ask and what followed it)."""
     _, asker, rank = chunk[0]
     if asker == solver.seat:
         weights = solver.children(belief, rank).get(chunk)
     elif weighted:
         weights = solver.children(belief).get(chunk)
-    else:  # any held rank, equally likely
-        weights = {}
-        for world, p in belief.items():
+    else:  # any held rank, equally likely: 1/len(held) as lcm/len(held) keeps the weights whole
+        weights, lcm = {}, _lcm(solver.model.n_ranks)
+        oid = solver._obs_ids.get(chunk)
+        for world, p in _items(belief):
             held = solver.model.asks(solver.worlds[world])
             if rank in held:
-                for q, child, obs in solver._step(world, rank):
-                    if obs == chunk:
-                        weights[child] = weights.get(child, 0) + p * q / len(held)
+                for qn, qd, child, obs in solver._step(world, rank):
+                    if obs == oid:
+                        weights[child] = weights.get(child, 0) + p * qn * (lcm // len(held))
     if not weights:
         if weighted:
             raise _Impossible("BestResponse: the opponent made an ask the built-in would not make")
         raise ValueError("BestResponse: these events cannot happen in the solved game")
     return solver._normalised(weights)[1]
+
+
+def _lcm(n: int) -> int:
+    out = 1
+    for k in range(2, n + 1):
+        out = out * k // gcd(out, k)
+    return out
