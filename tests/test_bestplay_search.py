@@ -118,3 +118,32 @@ def test_specific_card_rules_and_a_view_with_no_ask_are_refused_by_name():
         bot.choose(game.view(0), None)
     with pytest.raises(ValueError, match="^view: it is not player 1's turn"):
         bot.choose(Game(POND, 3, seed=0).view(1), None)
+
+
+# --------------------------------------------------------------------------- the bench section (quick mode)
+def _bench_search():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the bench lives outside the package
+    from benchmarks import bench_search
+
+    return bench_search
+
+
+def test_the_bench_section_reports_a_paired_interval_and_decision_times():
+    lines = _bench_search().bench_search(quick=True)
+    assert len(lines) == 2
+    assert "paired difference" in lines[0] and "95% interval [" in lines[0] and "4 common decks" in lines[0]
+    assert "median" in lines[1] and "99th percentile" in lines[1]
+
+
+def test_the_bench_verdict_follows_the_interval_either_way():
+    describe = _bench_search().describe
+    base = dict(samples=8, players=4, rules="pond", games=400, bot=0.3, memory=0.25, diff=0.05, p=0.01,
+                median_ms=50.0, p99_ms=150.0, max_ms=190.0, decisions=9000, seconds=600.0)
+    assert "beats memory" in describe(dict(base, low=0.01, high=0.09))[0]
+    assert "loses to memory" in describe(dict(base, low=-0.09, high=-0.01))[0]
+    assert "no clear difference" in describe(dict(base, low=-0.01, high=0.09))[0]
+    assert "goal 200 ms: met" in describe(dict(base, low=0, high=0))[1]
+    assert "goal 200 ms: not met" in describe(dict(base, low=0, high=0, p99_ms=250.0))[1]
