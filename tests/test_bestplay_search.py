@@ -135,13 +135,14 @@ def test_the_bench_section_reports_a_paired_interval_and_decision_times():
     lines = _bench_search().bench_search(quick=True)
     assert len(lines) == 2
     assert "paired difference" in lines[0] and "95% interval [" in lines[0] and "4 common decks" in lines[0]
-    assert "median" in lines[1] and "99th percentile" in lines[1]
+    assert "CPU time per decision: median" in lines[1] and "on the clock median" in lines[1]
 
 
 def test_the_bench_verdict_follows_the_interval_either_way():
     describe = _bench_search().describe
     base = dict(samples=8, players=4, rules="pond", games=400, bot=0.3, memory=0.25, diff=0.05, p=0.01,
-                median_ms=50.0, p99_ms=150.0, max_ms=190.0, decisions=9000, seconds=600.0)
+                median_ms=50.0, p99_ms=150.0, max_ms=190.0, wall_median_ms=60.0, wall_p99_ms=300.0, load=3.0,
+                decisions=9000, seconds=600.0)
     assert "beats memory" in describe(dict(base, low=0.01, high=0.09))[0]
     assert "loses to memory" in describe(dict(base, low=-0.09, high=-0.01))[0]
     assert "no clear difference" in describe(dict(base, low=-0.01, high=0.09))[0]

@@ -200,7 +200,7 @@ class SearchBot:
     ``last_ms`` is the time its latest decision took, in milliseconds (for the benchmark).
     """
 
-    def __init__(self, samples: int = 64, seed: int = 0, *, margin: float = 1.0, burn: int = 8):
+    def __init__(self, samples: int = 192, seed: int = 0, *, margin: float = 1.0, burn: int = 8):
         self.samples = whole(samples, "samples")
         self.seed = whole(seed, "seed", least=0)
         self.burn = whole(burn, "burn")
