@@ -78,6 +78,14 @@ def test_the_same_view_gets_the_same_ask_whatever_came_before():
     assert bot.choose(view, None) == first == SearchBot(samples=8, seed=2).choose(view, None)
 
 
+def test_a_copy_sent_to_a_worker_process_decides_alike():
+    import pickle
+
+    bot, view = SearchBot(samples=8, seed=5, margin=0.5), Game(POND, 4, seed=4).view(0)
+    copy = pickle.loads(pickle.dumps(bot))
+    assert repr(copy) == repr(bot) and copy.choose(view, None) == bot.choose(view, None)
+
+
 def test_a_seed_repeats_a_whole_run():
     def run(seed):
         res = simulate([SearchBot(samples=4, seed=seed), "memory", "memory", "memory"], POND, 2, seed=1, workers=1)

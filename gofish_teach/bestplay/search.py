@@ -26,6 +26,11 @@ view, never from a counter, so the same view gives the same ask in any game, any
 >>> ask in game.view(0).legal_asks()
 True
 
+What it assumes: that everyone, itself included, plays ``memory`` after this ask. Against
+``memory`` bots that model is right, which is where it is measured (``make bench``:
+``benchmarks/bench_search.py``, paired on common decks); against other players it is a
+guess, and its edge there is unmeasured.
+
 Only rank asks: under ``specific_card`` rules it raises ``ValueError`` (the posterior is
 about ranks). If no world fitting the view can be drawn, it plays ``memory``'s ask.
 """
