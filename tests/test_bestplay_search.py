@@ -78,6 +78,12 @@ def test_the_same_view_gets_the_same_ask_whatever_came_before():
     assert bot.choose(view, None) == first == SearchBot(samples=8, seed=2).choose(view, None)
 
 
+def test_the_other_seats_model_is_a_parameter_and_its_own_turns_stay_memory():
+    bot = Checked(SearchBot(samples=6, seed=1, others="random"))
+    game = play_out(Game(POND, 4, seed=6), [bot, "random", "random", "random"], [seat_rng(s) for s in range(4)])
+    assert game.is_over and "others='random'" in repr(bot.bot)
+
+
 def test_a_copy_sent_to_a_worker_process_decides_alike():
     import pickle
 
@@ -113,6 +119,7 @@ def test_it_decides_from_a_mid_game_view():
     (dict(seed=-1), "seed"), (dict(seed=1.0), "seed"),
     (dict(margin=-0.5), "margin"), (dict(margin="1"), "margin"), (dict(margin=float("nan")), "margin"),
     (dict(burn=0), "burn"),
+    (dict(others="greedy"), "others"), (dict(others=None), "others"),
 ])
 def test_bad_parameters_name_the_parameter(kwargs, field):
     with pytest.raises(ValueError, match=rf"^{field} must be"):

@@ -5,7 +5,8 @@ imagines ``samples`` ways the hidden cards could lie, each drawn from what its o
 says about them (the posterior's Gibbs sampler, :func:`~gofish_teach.probability.montecarlo.gibbs_chains`,
 so that a seat that asked for 7s holds a 7 and one that said "Go Fish!" to 9s holds none),
 with the ocean shuffled at random; then, for every legal ask, it plays each imagined world
-to the end with ``memory`` in every seat (its own later turns included), compiled, and
+to the end with ``memory`` in its own seat and ``others`` (``memory`` unless told) in every
+other seat, compiled, and
 takes the ask with the best mean win share (ties shared). Every ask is scored on the same
 imagined worlds and the same random numbers (common random numbers), so the comparison
 between asks is not drowned by the luck of the worlds. It leaves ``memory``'s own ask only
@@ -26,10 +27,11 @@ view, never from a counter, so the same view gives the same ask in any game, any
 >>> ask in game.view(0).legal_asks()
 True
 
-What it assumes: that everyone, itself included, plays ``memory`` after this ask. Against
-``memory`` bots that model is right, which is where it is measured (``make bench``:
-``benchmarks/bench_search.py``, paired on common decks); against other players it is a
-guess, and its edge there is unmeasured.
+What it assumes: that after this ask it plays ``memory`` and everyone else plays ``others``.
+Against ``memory`` bots the default model is right, which is where it is measured (``make
+bench``: ``benchmarks/bench_search.py``, paired on common decks). Against other players the
+model is a guess: with the default, against three ``random`` bots, it did no better than
+``memory`` (200 decks, see the README); ``others="random"`` tells it whom it faces.
 
 Only rank asks: under ``specific_card`` rules it raises ``ValueError`` (the posterior is
 about ranks). If no world fitting the view can be drawn, it plays ``memory``'s ask.
@@ -44,7 +46,7 @@ from numba import njit
 
 from ..fast import (EMPTY_HAND_CODES, END_CODES, MEMORY, NEW_HAND, DRAW_ONE_PLAY, NO_PARTNER, TOO_LONG,
                     _choose, _draw, _is_over, _lay_book, _lay_books, _partner)
-from ..fast_spec import CARDS_PER_RANK, MAX_ASKS
+from ..fast_spec import CARDS_PER_RANK, FAST_STRATEGIES, MAX_ASKS
 from ..pcg64 import STATE_SIZE, WORK_SIZE, seed_state
 from ..probability.montecarlo import NoStart, gibbs_chains, whole
 from ..strategies import memory
@@ -201,21 +203,28 @@ class SearchBot:
             ``memory``'s own ask to be chosen instead (a number, at least 0; 0 takes the
             best-looking ask whatever the noise).
         burn: Gibbs sweeps before a chain's world is taken (whole number, at least 1).
+        others: how the rollouts play the other seats: ``"memory"``, ``"random"`` or
+            ``"most_held"`` (the built-ins the compiled engine plays).
 
     ``last_ms`` is the time its latest decision took, in milliseconds (for the benchmark).
     """
 
-    def __init__(self, samples: int = 192, seed: int = 0, *, margin: float = 1.0, burn: int = 8):
+    def __init__(self, samples: int = 192, seed: int = 0, *, margin: float = 1.0, burn: int = 8,
+                 others: str = "memory"):
         self.samples = whole(samples, "samples")
         self.seed = whole(seed, "seed", least=0)
         self.burn = whole(burn, "burn")
         if not isinstance(margin, Real) or isinstance(margin, bool) or not margin >= 0 or margin == float("inf"):
             raise ValueError(f"margin must be a finite number, at least 0, not {margin!r}")
         self.margin = float(margin)
+        if others not in FAST_STRATEGIES:
+            raise ValueError(f"others must be one of {', '.join(map(repr, FAST_STRATEGIES))}, not {others!r}")
+        self.others = others
         self.last_ms = 0.0
 
     def __repr__(self) -> str:
-        return f"SearchBot(samples={self.samples}, seed={self.seed}, margin={self.margin:g}, burn={self.burn})"
+        return (f"SearchBot(samples={self.samples}, seed={self.seed}, margin={self.margin:g}, burn={self.burn}, "
+                f"others={self.others!r})")
 
     def choose(self, view, rng=None) -> tuple:
         """The ask for ``view`` (its player's turn): ``(target, rank)``. ``rng`` is not used."""
@@ -302,9 +311,11 @@ class SearchBot:
                 dead[q] |= 1 << index[r]
         seeds = np.random.SeedSequence(entropy + [2]).generate_state(len(worlds) * n, np.uint64).reshape(-1, n)
         shares = np.zeros((len(asks), len(worlds)))
+        codes = np.full(n, FAST_STRATEGIES.index(self.others), np.int64)
+        codes[view.player] = MEMORY
         _rollouts(asks, worlds, oceans, seeds, view.player, np.array(view.hand_sizes, np.int64),
                   np.array([len(b) for b in view.books], np.int64), known, last, dead, record.n_events + 1,
-                  np.full(n, MEMORY, np.int64), rules.deal_size(n), EMPTY_HAND_CODES[rules.empty_hand],
+                  codes, rules.deal_size(n), EMPTY_HAND_CODES[rules.empty_hand],
                   END_CODES[rules.end], rules.book_draw_again, rules.book_size, rules.total_books, rules.teams,
                   rules.bluff, MAX_ASKS, shares)
         return shares
