@@ -631,6 +631,7 @@ def main(argv=None) -> None:
         print(line, flush=True)
     for line in bench_bestplay(args.quick):
         print(line, flush=True)
+    print(*__import__("benchmarks.bench_search").bench_search.bench_search(args.quick), sep="\n", flush=True)
     if args.all:
         for section in SECTIONS:
             if section is bench_probability:
