@@ -127,8 +127,8 @@ def q08_3(value_first: str, best_first: str, best_second: str):
 
 
 def q08_4():
-    return ("On the 2-rank deck, `memory` is easier to exploit than `random`, though `memory` beats `random` "
-            "clearly when the two play each other.", [short(
+    return ("On the 2-rank deck, `memory` is easier to exploit than `random`, though on the full deck `memory` "
+            "beats `random` clearly when the two play each other (lesson 6).", [short(
                 "How can a strategy that wins more against typical opponents be easier to exploit? Say what "
                 "exploitability measures and what an equilibrium strategy is.",
                 "Exploitability is how much a best response to the strategy gains beyond the game's value: how much "
