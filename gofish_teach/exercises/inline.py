@@ -7,7 +7,7 @@ case, a per-case report). A lesson has a stub cell the learner fills in and a ch
     check("L02-expected-pairs", expected_pairs)
 
 :data:`INLINE` is the registry, in lesson order; :func:`~gofish_teach.exercises.get_exercise`
-finds these ids too. Each entry's expected answers come from a reference function here, kept in
+finds these ids too. Each entry's expected answers come from a reference function, kept in
 :data:`REFERENCES` (the answer key, and what tests/test_course.py runs to show every check
 passes). The checks themselves live in one module per group of lessons, imported at the bottom
 of this one in lesson order (:mod:`.inline_counting`, lessons 00-03; :mod:`.inline_inference`,
