@@ -84,7 +84,7 @@ def add_command(commands) -> None:
     cmd.add_argument("--seed", type=int, default=0, metavar="S",
                      help="the same seed makes the same versions (default: 0)")
     cmd.add_argument("--lessons", default=None, metavar="LL,LL",
-                     help="only these lessons, e.g. 02,03 (default: all, 00 to 07)")
+                     help="only these lessons, e.g. 02,03 (default: all, 00 to 08)")
     cmd.add_argument("--no-pdf", action="store_true", help="skip the PDFs (no Chromium needed)")
     cmd.add_argument("--html", action="store_true", help="also keep each PDF's HTML")
     cmd.add_argument("--chromium", metavar="PATH", default=None,
