@@ -8,7 +8,9 @@
 - :mod:`~gofish_teach.bestplay.policy`: :class:`BestResponse`, that best response as a
   strategy for ``simulate``, the ``Lab`` and the Table;
 - :mod:`~gofish_teach.bestplay.cfr`: an equilibrium of the smallest games by CFR+, the game's
-  value, and each built-in's exploitability.
+  value, and each built-in's exploitability;
+- :mod:`~gofish_teach.bestplay.search`: :class:`SearchBot`, determinised Monte Carlo search for the
+  full deck.
 
 >>> from gofish_teach import Rules
 >>> result = best_response(Rules.preset("pond").replace(n_ranks=2, hand_size=2), "memory", seat=1)
@@ -19,11 +21,12 @@ from __future__ import annotations
 
 from .policy import BestResponse
 from .cfr import Equilibrium, Tree, exploitability_of
+from .search import SearchBot
 from .solve import MAX_OCEAN, MAX_OCEAN_5, MAX_RANKS, Result, Solver, best_response, both_seats, check_size
 
 __all__ = ["BestResponse", "Solver", "Result", "best_response", "both_seats", "check_size", "MAX_RANKS", "MAX_OCEAN",
            "MAX_OCEAN_5", "bench",
-           "Tree", "Equilibrium", "exploitability_of"]
+           "Tree", "Equilibrium", "exploitability_of", "SearchBot"]
 
 
 def bench(sizes=((3, 2), (4, 3)), against: str = "memory", out=None) -> list[dict]:

@@ -284,6 +284,27 @@ class Solver:
         groups, _ = self._children(_items(_as_belief(belief)), rank)
         return {self.observations[o]: weights for o, weights in groups.items()}
 
+    def outcomes(self, belief, rank: int | None = None) -> dict:
+        """What the seat may observe next, as :meth:`roots` gives the deal: ``{observation: (probability, belief)}``.
+
+        The probabilities (Fractions when ``exact``) sum to 1; ``rank`` as in :meth:`children`.
+        """
+        items = _items(_as_belief(belief))
+        total = sum(p for _, p in items)
+        groups, dens = self._children(items, rank)
+        out = {}
+        for o, weights in groups.items():
+            mass, after = self._normalised(weights)
+            p = Fraction(mass, dens[o] * total) if self.exact else mass / (dens[o] * total)
+            out[self.observations[o]] = (p, after)
+        return out
+
+    def distribution(self, belief) -> dict:
+        """``belief`` as ``{world number: probability}`` (Fractions when ``exact``), to read or print."""
+        items = _items(_as_belief(belief))
+        total = sum(p for _, p in items)
+        return {w: Fraction(p, total) if self.exact else p / total for w, p in items}
+
     def value(self, belief):
         """The value of ``belief`` to the seat (its expected win share from there)."""
         return self._value(_as_belief(belief))
