@@ -106,14 +106,19 @@ def chance_brute_force(rules, against, seat):
         if game.is_over:
             nodes[node] = ("end", Fraction(1, len(game.winners)) if seat in game.winners else Fraction(0))
             return node
-        asks = ([(tuple(a), Fraction(1)) for a in game.legal_asks()] if game.current_player == seat
+        mine = game.current_player == seat
+        k = key(game) if mine else None
+        asks = ([(tuple(a), Fraction(1)) for a in game.legal_asks()] if mine
                 else [(tuple(m), q) for m, q in opponent(against, game.view(game.current_player))])
-        children = {a: [(q * p, visit(pre, moves + (a,), g, reach * q * p))
-                        for p, pre, g in resolve(prefix, moves + (a,), replay(prefix, moves + (a,)))]
-                    for a, q in asks}
-        if game.current_player == seat:
-            infosets.setdefault(key(game), []).append((reach, node))
-            nodes[node] = ("seat", key(game), children)
+        children = {}
+        for i, (a, q) in enumerate(asks):  # the last ask plays on this node's own game: one replay fewer
+            child = game if i == len(asks) - 1 else replay(prefix, moves)
+            child.ask(*a)
+            children[a] = [(q * p, visit(pre, moves + (a,), g, reach * q * p))
+                           for p, pre, g in resolve(prefix, moves + (a,), child)]
+        if mine:
+            infosets.setdefault(k, []).append((reach, node))
+            nodes[node] = ("seat", k, children)
         else:
             nodes[node] = ("opponent", [pc for branch in children.values() for pc in branch])
         return node
