@@ -87,10 +87,11 @@ MOVES_ROOM = 128
 # counts and rank counts are checked first), and without the check Python's error model adds to
 # each % and //, the inner loop is faster.
 # The helpers of one ask are inline="always" (numba pastes them into _play): left to LLVM they
-# stay calls (_is_over alone is called six times an ask), each passing every array field by
-# field with reference counting, and the calls cost more than the work. Inlining all of them
-# (not some: _is_over alone made it slower) took memory x4 from 0.8x to about 1.15x of 55d70c6's
-# games per second (issue 34). Cost: a longer first compile, cached on disk afterwards.
+# stay calls (_is_over runs about three times an ask), each passing every array field by field
+# with reference counting, and the calls cost more than the work they do. Inlining all of them
+# (not some: _is_over alone made it slower) took memory x4 from about 0.8x to 1.2x of 55d70c6's
+# games per second, side by side (issue 34). Cost: about 3 s more for the first compile, which
+# the disk cache keeps.
 
 # --------------------------------------------------------------------------- the game, compiled
 # State of one game (n seats, R ranks), in arrays reused from game to game:
