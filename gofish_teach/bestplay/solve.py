@@ -288,6 +288,14 @@ class Solver:
         """What the seat may observe next, as :meth:`roots` gives the deal: ``{observation: (probability, belief)}``.
 
         The probabilities (Fractions when ``exact``) sum to 1; ``rank`` as in :meth:`children`.
+        On the seat's turn a belief's value is its best ask's probability-weighted average:
+
+        >>> from gofish_teach import Rules
+        >>> solver = Solver(Rules.preset("pond").replace(n_ranks=2, hand_size=2), "memory", seat=0, exact=True)
+        >>> p, start = solver.roots()[max(solver.roots())]
+        >>> after = solver.outcomes(start, solver.best_ask(start)).values()
+        >>> sum(q for q, _ in after), sum(q * solver.value(b) for q, b in after) == solver.value(start)
+        (Fraction(1, 1), True)
         """
         items = _items(_as_belief(belief))
         total = sum(p for _, p in items)
@@ -300,7 +308,16 @@ class Solver:
         return out
 
     def distribution(self, belief) -> dict:
-        """``belief`` as ``{world number: probability}`` (Fractions when ``exact``), to read or print."""
+        """``belief`` as ``{world number: probability}`` (Fractions when ``exact``), to read or print.
+
+        >>> from gofish_teach import Rules
+        >>> solver = Solver(Rules.preset("pond").replace(n_ranks=2, hand_size=2), "memory", seat=0, exact=True)
+        >>> for p, belief in solver.roots().values():     # the opponent's (Aces, 2s), by what seat 0 holds
+        ...     print(p, sorted((solver.worlds[w].hands[1], str(q)) for w, q in solver.distribution(belief).items()))
+        3/14 [((0, 2), '1/15'), ((1, 1), '8/15'), ((2, 0), '2/5')]
+        4/7 [((0, 2), '1/5'), ((1, 1), '3/5'), ((2, 0), '1/5')]
+        3/14 [((0, 2), '2/5'), ((1, 1), '8/15'), ((2, 0), '1/15')]
+        """
         items = _items(_as_belief(belief))
         total = sum(p for _, p in items)
         return {w: Fraction(p, total) if self.exact else p / total for w, p in items}
