@@ -86,18 +86,33 @@ MOVES_ROOM = 128
 # Every compiled function uses error_model="numpy": no divisor here is ever zero (the seat
 # counts and rank counts are checked first), and without the check Python's error model adds to
 # each % and //, the inner loop is faster.
+# The helpers of one ask are inline="always" (numba pastes them into _play): left to LLVM they
+# stay calls (_is_over runs about three times an ask), each passing every array field by field
+# with reference counting, and the calls cost more than the work they do. Inlining all of them
+# (not some: _is_over alone made it slower) took memory x4 from about 0.8x to 1.2x of 55d70c6's
+# games per second, side by side (issue 34). Cost: about 3 s more for the first compile, which
+# the disk cache keeps.
 
 # --------------------------------------------------------------------------- the game, compiled
 # State of one game (n seats, R ranks), in arrays reused from game to game:
 #   hands[p, r]  cards of rank r seat p holds         sizes[p]  cards seat p holds
 #   books[p]     books seat p laid down                rngs[p]   seat p's PCG64 state
-#   known[p, r]  public events show p holds r (memory's known holdings), last[p, r] since when
+#   known[p]     bit r set: public events show p holds r (memory's known holdings); bits, so
+#                that memory's wanted ranks are one OR per opponent, not a loop over ranks and
+#                seats; last[p, r] since when
 #   dead[p]      bit r set: p said "Go Fish!" to r and has since drawn nothing and been given
 #                no r, so an ask of p for r must fail (the "bots never stall" rule); bits, so
 #                that the ranks with a live opponent are one OR per opponent
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _partner(p, n, teams):
     return (p + n // 2) % n if teams else NO_PARTNER
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _forget_rank(known, r):
+    """A book of ``r``: nobody is known to hold ``r`` any more."""
+    for q in range(known.shape[0]):
+        known[q] &= ~(1 << r)
 
 
 @njit(cache=True, error_model="numpy")
@@ -110,13 +125,13 @@ def _lay_books(p, hands, sizes, books, known, book_size):
             sizes[p] -= book_size
             books[p] += 1
             made += 1
-            known[:, r] = False  # a book of r: nobody is known to hold r any more
+            _forget_rank(known, r)
     if made and sizes[p] == 0:
-        known[p, :] = False
+        known[p] = 0
     return made
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _lay_book(p, r, hands, sizes, books, known, book_size):
     """``_lay_books`` when only rank ``r`` of ``p`` changed (every other rank is below a book)."""
     if hands[p, r] < book_size:
@@ -124,13 +139,13 @@ def _lay_book(p, r, hands, sizes, books, known, book_size):
     hands[p, r] -= book_size
     sizes[p] -= book_size
     books[p] += 1
-    known[:, r] = False
+    _forget_rank(known, r)
     if sizes[p] == 0:
-        known[p, :] = False
+        known[p] = 0
     return 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _draw(p, card, hands, sizes, dead):
     """``p`` takes ``card`` from the ocean; returns its rank. Any draw may bring any rank, so
     no ask of ``p`` is dead any more."""
@@ -141,7 +156,7 @@ def _draw(p, card, hands, sizes, dead):
     return r
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _is_over(n_books, total_books, ocean, end_rule, hands, sizes, teams, bluff):
     """Whether the game has ended (``Game._over_reason`` as a yes/no; the game itself ends in ``Game._end_if_over``)."""
     if n_books == total_books:
@@ -173,13 +188,13 @@ def _is_over(n_books, total_books, ocean, end_rule, hands, sizes, teams, bluff):
     return True
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _live(q, r, sizes, dead):
     """An ask of ``q`` for ``r`` the public record does not prove must fail."""
     return sizes[q] > 0 and not (dead[q] >> r) & 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _live_ranks(p, partner, sizes, dead):
     """Bit r set: some opponent of ``p`` can be asked for r without the record proving it fails."""
     ranks = 0
@@ -189,7 +204,7 @@ def _live_ranks(p, partner, sizes, dead):
     return ranks
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _pick_target(p, partner, r, sizes, dead, rngs, buf):
     """A uniformly random live opponent for ``r``; if none, one holding cards; if none, any
     opponent (seats ascending, one double)."""
@@ -212,7 +227,7 @@ def _pick_target(p, partner, r, sizes, dead, rngs, buf):
     return buf[int(next_double(rngs, p) * k)]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _most_held(p, hands, live):
     """The rank ``p`` holds most of (ties: lowest) among those with a live opponent (bits of
     ``live``), or among all it holds if none has one."""
@@ -228,7 +243,7 @@ def _most_held(p, hands, live):
     return best
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _count_ranks(ranks):
     """How many bits ``ranks`` has set."""
     k = 0
@@ -238,7 +253,7 @@ def _count_ranks(ranks):
     return k
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _nth_rank(ranks, j):
     """The ``j``-th (from 0, lowest first) bit set in ``ranks``: the j-th of those ranks in deck order."""
     for _ in range(j):
@@ -249,11 +264,29 @@ def _nth_rank(ranks, j):
     return r
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _choose(code, p, hands, sizes, known, last, dead, teams, rngs, buf):
     """One decision of a built-in strategy (see :mod:`gofish_teach.strategies`): (target, rank index)."""
     n, n_ranks = hands.shape
     partner = _partner(p, n, teams)
+    if code == MEMORY:  # the held rank with a live known holder it holds most of
+        wanted = 0  # bit r: some opponent is a live known holder of r
+        for q in range(n):
+            if q != p and q != partner and sizes[q]:
+                wanted |= known[q] & ~dead[q]
+        rank, best_count, r = -1, 0, 0
+        while wanted:  # ranks ascending; strictly more, so ties keep the lowest rank
+            if wanted & 1 and hands[p, r] > best_count:
+                rank, best_count = r, hands[p, r]
+            wanted >>= 1
+            r += 1
+        if rank >= 0:  # from the live known holder who showed it most recently
+            target, latest = -1, -1
+            for q in range(n):
+                if q != p and q != partner and sizes[q] and ((known[q] & ~dead[q]) >> rank) & 1 \
+                        and last[q, rank] > latest:
+                    target, latest = q, last[q, rank]
+            return target, rank
     live = _live_ranks(p, partner, sizes, dead)
     if code == RANDOM:
         held = 0
@@ -265,21 +298,6 @@ def _choose(code, p, hands, sizes, known, last, dead, teams, rngs, buf):
             ranks = held
         rank = _nth_rank(ranks, int(next_double(rngs, p) * _count_ranks(ranks)))
         return _pick_target(p, partner, rank, sizes, dead, rngs, buf), rank
-    if code == MEMORY:  # the held rank with a live known holder it holds most of
-        rank, best_count = -1, 0
-        for r in range(n_ranks):
-            if hands[p, r] > best_count and (live >> r) & 1:
-                for q in range(n):
-                    if q != p and q != partner and known[q, r] and _live(q, r, sizes, dead):
-                        rank, best_count = r, hands[p, r]
-                        break
-        if rank >= 0:  # from the live known holder who showed it most recently
-            target, latest = -1, -1
-            for q in range(n):
-                if q != p and q != partner and known[q, rank] and _live(q, rank, sizes, dead) \
-                        and last[q, rank] > latest:
-                    target, latest = q, last[q, rank]
-            return target, rank
     rank = _most_held(p, hands, live)  # most_held, and memory's fallback
     return _pick_target(p, partner, rank, sizes, dead, rngs, buf), rank
 
@@ -294,7 +312,7 @@ def _play(deck, seeds, codes, deal, empty_rule, end_rule, draw_again, book_size,
     size = deck.shape[0]
     hands[:, :] = 0
     books[:] = 0
-    known[:, :] = False
+    known[:] = 0
     dead[:] = 0
     for p in range(n):
         seed_state(rngs, p, seeds[p], work)
@@ -340,7 +358,7 @@ def _play(deck, seeds, codes, deal, empty_rule, end_rule, draw_again, book_size,
             trace[asks, 0], trace[asks, 1], trace[asks, 2] = p, target, r
         asks += 1
         clock += 1
-        known[p, r] = True  # asking shows the asker holds r
+        known[p] |= 1 << r  # asking shows the asker holds r
         last[p, r] = clock
         again = False
         got = hands[target, r]
@@ -351,15 +369,15 @@ def _play(deck, seeds, codes, deal, empty_rule, end_rule, draw_again, book_size,
             hands[p, r] += got
             sizes[p] += got
             dead[p] &= ~(1 << r)
-            known[target, r] = False
+            known[target] &= ~(1 << r)
             if sizes[target] == 0:
-                known[target, :] = False
+                known[target] = 0
             clock += 1
             last[p, r] = clock  # receiving shows it again
             n_books += _lay_book(p, r, hands, sizes, books, known, book_size)
             again = True
         else:
-            known[target, r] = False  # "Go Fish!"
+            known[target] &= ~(1 << r)  # "Go Fish!"
             dead[target] |= 1 << r
             if top < size:
                 moved = asks
@@ -368,7 +386,7 @@ def _play(deck, seeds, codes, deal, empty_rule, end_rule, draw_again, book_size,
                 lucky = drawn == r
                 if lucky:
                     clock += 1
-                    known[p, r] = True
+                    known[p] |= 1 << r
                     last[p, r] = clock
                 made = _lay_book(p, drawn, hands, sizes, books, known, book_size)
                 n_books += made
@@ -385,7 +403,7 @@ def _play_many(codes, deal, empty_rule, end_rule, draw_again, book_size, total_b
     n = codes.shape[0]
     hands = np.zeros((n, n_ranks), np.int16)
     sizes = np.zeros(n, np.int64)
-    known = np.zeros((n, n_ranks), np.bool_)
+    known = np.zeros(n, np.int64)
     last = np.zeros((n, n_ranks), np.int64)
     dead = np.zeros(n, np.int64)
     rngs = np.empty((n, STATE_SIZE), np.uint64)

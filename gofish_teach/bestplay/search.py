@@ -99,7 +99,7 @@ def _continue(deck, forced_target, forced_rank, me, codes, deal, empty_rule, end
             target, r = _choose(codes[p], p, hands, sizes, known, last, dead, teams, rngs, buf)
         asks += 1
         clock += 1
-        known[p, r] = True
+        known[p] |= 1 << r
         last[p, r] = clock
         again = False
         got = hands[target, r]
@@ -109,15 +109,15 @@ def _continue(deck, forced_target, forced_rank, me, codes, deal, empty_rule, end
             hands[p, r] += got
             sizes[p] += got
             dead[p] &= ~(1 << r)
-            known[target, r] = False
+            known[target] &= ~(1 << r)
             if sizes[target] == 0:
-                known[target, :] = False
+                known[target] = 0
             clock += 1
             last[p, r] = clock
             n_books += _lay_book(p, r, hands, sizes, books, known, book_size)
             again = True
         else:
-            known[target, r] = False
+            known[target] &= ~(1 << r)
             dead[target] |= 1 << r
             if top < size:
                 drawn = _draw(p, deck[top], hands, sizes, dead)
@@ -125,7 +125,7 @@ def _continue(deck, forced_target, forced_rank, me, codes, deal, empty_rule, end
                 lucky = drawn == r
                 if lucky:
                     clock += 1
-                    known[p, r] = True
+                    known[p] |= 1 << r
                     last[p, r] = clock
                 made = _lay_book(p, drawn, hands, sizes, books, known, book_size)
                 n_books += made
@@ -145,7 +145,7 @@ def _rollouts(asks, worlds, oceans, seeds, me, sizes0, books0, known0, last0, de
     hands = np.empty((n, n_ranks), np.int16)
     sizes = np.empty(n, np.int64)
     books = np.empty(n, np.int64)
-    known = np.empty((n, n_ranks), np.bool_)
+    known = np.empty(n, np.int64)  # bit r of known[p]: as in fast._play
     last = np.empty((n, n_ranks), np.int64)
     dead = np.empty(n, np.int64)
     rngs = np.empty((n, STATE_SIZE), np.uint64)
@@ -164,7 +164,7 @@ def _rollouts(asks, worlds, oceans, seeds, me, sizes0, books0, known0, last0, de
             hands[:, :] = worlds[k]
             sizes[:] = sizes0
             books[:] = books0
-            known[:, :] = known0
+            known[:] = known0
             last[:, :] = last0
             dead[:] = dead0
             rngs[:, :] = start[k]
@@ -301,12 +301,12 @@ class SearchBot:
         rules, n, record = view.rules, view.n_players, view.record
         index = {r: i for i, r in enumerate(view.ranks)}
         R = len(view.ranks)
-        known = np.zeros((n, R), np.bool_)
+        known = np.zeros(n, np.int64)
         last = np.zeros((n, R), np.int64)
         dead = np.zeros(n, np.int64)
         for q in range(n):
             for r, t in record.shown[q].items():
-                known[q, index[r]] = True
+                known[q] |= 1 << index[r]
                 last[q, index[r]] = t + 1
             for r in record.dead[q]:
                 dead[q] |= 1 << index[r]
