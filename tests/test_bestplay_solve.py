@@ -164,9 +164,9 @@ def test_chance_brute_force_equals_brute_force(preset, hand, against, seat):
     assert chance_brute_force(rules, against, seat) == brute_force(rules, against, seat)
 
 
-# 3 ranks: the chance tree of pond with hand_size=2 has a few hundred thousand nodes or more and takes
-# minutes a seat, so the brute force runs here on Pairs rules with 5 cards dealt (a 2-card ocean,
-# about 20-30 s of CPU each); the values are written out so that a change shows in either side.
+# 3 ranks: on pond with hand_size=2 the chance tree takes minutes a seat (158-395 s of CPU), so the
+# brute force runs here on Pairs rules with 5 cards dealt (a 2-card ocean, about 15-30 s of CPU each);
+# the values are written out so that a change shows on either side.
 @pytest.mark.slow
 @pytest.mark.parametrize("preset,against,seat,expected", [
     ("pond", "memory", 1, Fraction(26, 99)), ("pond", "random", 1, Fraction(26, 99)),
