@@ -5,8 +5,9 @@
 - :mod:`~gofish_teach.bestplay.solve`: the exact best response to a built-in (``random``,
   ``memory``, ``most_held``) by backward induction over a seat's beliefs, its value moving
   first and second, and the built-in's own share (the ``solve`` command prints them);
-- :mod:`~gofish_teach.bestplay.policy`: :class:`BestResponse`, that best response as a
-  strategy for ``simulate``, the ``Lab`` and the Table;
+- :mod:`~gofish_teach.bestplay.policy`: :class:`BestResponse`, that best response, and
+  :class:`EquilibriumPolicy`, an equilibrium of the smallest games, as strategies for ``simulate``,
+  the ``Lab`` and the Table;
 - :mod:`~gofish_teach.bestplay.cfr`: an equilibrium of the smallest games by CFR+, the game's
   value, and each built-in's exploitability;
 - :mod:`~gofish_teach.bestplay.search`: :class:`SearchBot`, determinised Monte Carlo search for the
@@ -19,14 +20,14 @@
 """
 from __future__ import annotations
 
-from .policy import BestResponse
+from .policy import BestResponse, EquilibriumPolicy
 from .cfr import Equilibrium, Tree, exploitability_of
 from .search import SearchBot
 from .solve import MAX_OCEAN, MAX_OCEAN_5, MAX_RANKS, Result, Solver, best_response, both_seats, check_size
 
 __all__ = ["BestResponse", "Solver", "Result", "best_response", "both_seats", "check_size", "MAX_RANKS", "MAX_OCEAN",
            "MAX_OCEAN_5", "bench",
-           "Tree", "Equilibrium", "exploitability_of", "SearchBot"]
+           "Tree", "Equilibrium", "EquilibriumPolicy", "exploitability_of", "SearchBot"]
 
 
 def bench(sizes=((3, 2), (4, 3)), against: str = "memory", out=None) -> list[dict]:
