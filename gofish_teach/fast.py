@@ -302,30 +302,20 @@ def _choose(code, p, hands, sizes, known, last, dead, teams, rngs, buf):
     return _pick_target(p, partner, rank, sizes, dead, rngs, buf), rank
 
 
-@njit(cache=True, error_model="numpy")
-def _play(deck, seeds, codes, deal, empty_rule, end_rule, draw_again, book_size, total_books, teams, bluff,
-          max_asks, hands, sizes, books, known, last, dead, rngs, work, buf, trace):
-    """One game, following ``Game`` step by step; fills ``books`` and, while it has room,
-    ``trace`` with the asks (player, target, rank). Returns the number of asks (TOO_LONG if
-    the game reached ``max_asks`` asks without ending) and how many asks ago a card last moved."""
+# Inlined into _play (a call per game would cost about as much as a short game's asks) and into the
+# search bot's rollouts (gofish_teach.bestplay.search), which play on from a position: one copy of the rules.
+@njit(cache=True, error_model="numpy", inline="always")
+def _play_on(deck, top, current, forced_target, forced_rank, codes, deal, empty_rule, end_rule, draw_again,
+             book_size, total_books, teams, bluff, max_asks, hands, sizes, books, known, last, dead, rngs, buf,
+             trace, clock, n_books):
+    """Play on from ``current``'s turn, the ocean ``deck[top:]``, to the end, following ``Game`` step by
+    step; ``current``'s first ask is ``(forced_target, forced_rank)`` when ``forced_rank >= 0`` (it must
+    hold cards then). Fills ``books`` and, while it has room, ``trace`` with the asks (player, target,
+    rank). Returns the number of asks (TOO_LONG if the game reached ``max_asks`` asks without ending)
+    and how many asks ago a card last moved."""
     n = hands.shape[0]
     size = deck.shape[0]
-    hands[:, :] = 0
-    books[:] = 0
-    known[:] = 0
-    dead[:] = 0
-    for p in range(n):
-        seed_state(rngs, p, seeds[p], work)
-    for k in range(deal * n):  # one card at a time, round robin from seat 0
-        hands[k % n, deck[k] // CARDS_PER_RANK] += 1
-    sizes[:] = deal
-    top = deal * n
-    n_books = 0
-    for p in range(n):
-        n_books += _lay_books(p, hands, sizes, books, known, book_size)
-    clock = 0  # orders the moments players show ranks, for "showed it most recently"
-    current = 0
-    asks = 0
+    asks = 0  # clock (given) orders the moments players show ranks, for "showed it most recently"
     moved = 0  # the ask count when a card last moved (given or drawn)
     while True:
         # Game._settle: the empty-hand rule, until someone holding cards is to ask
@@ -353,7 +343,10 @@ def _play(deck, seeds, codes, deal, empty_rule, end_rule, draw_again, book_size,
         if asks == max_asks:
             return TOO_LONG, asks - moved
         p = current
-        target, r = _choose(codes[p], p, hands, sizes, known, last, dead, teams, rngs, buf)
+        if forced_rank >= 0 and asks == 0:
+            target, r = forced_target, forced_rank
+        else:
+            target, r = _choose(codes[p], p, hands, sizes, known, last, dead, teams, rngs, buf)
         if asks < trace.shape[0]:
             trace[asks, 0], trace[asks, 1], trace[asks, 2] = p, target, r
         asks += 1
@@ -393,6 +386,31 @@ def _play(deck, seeds, codes, deal, empty_rule, end_rule, draw_again, book_size,
                 again = lucky or (made > 0 and draw_again)
         if not again and not _is_over(n_books, total_books, size - top, end_rule, hands, sizes, teams, bluff):
             current = (current + 1) % n
+
+
+
+
+@njit(cache=True, error_model="numpy")
+def _play(deck, seeds, codes, deal, empty_rule, end_rule, draw_again, book_size, total_books, teams, bluff,
+          max_asks, hands, sizes, books, known, last, dead, rngs, work, buf, trace):
+    """One game: the deal (round robin, books laid at once), then :func:`_play_on` from seat 0's turn
+    with the clock at 0. Returns what :func:`_play_on` returns."""
+    n = hands.shape[0]
+    hands[:, :] = 0
+    books[:] = 0
+    known[:] = 0
+    dead[:] = 0
+    for p in range(n):
+        seed_state(rngs, p, seeds[p], work)
+    for k in range(deal * n):  # one card at a time, round robin from seat 0
+        hands[k % n, deck[k] // CARDS_PER_RANK] += 1
+    sizes[:] = deal
+    n_books = 0
+    for p in range(n):
+        n_books += _lay_books(p, hands, sizes, books, known, book_size)
+    return _play_on(deck, deal * n, 0, -1, -1, codes, deal, empty_rule, end_rule, draw_again, book_size,
+                    total_books, teams, bluff, max_asks, hands, sizes, books, known, last, dead, rngs, buf, trace,
+                    0, n_books)
 
 
 @njit(cache=True, error_model="numpy")

@@ -45,8 +45,7 @@ from numbers import Real
 import numpy as np
 from numba import njit
 
-from ..fast import (EMPTY_HAND_CODES, END_CODES, MEMORY, NEW_HAND, DRAW_ONE_PLAY, NO_PARTNER, TOO_LONG,
-                    _choose, _draw, _is_over, _lay_book, _lay_books, _partner)
+from ..fast import EMPTY_HAND_CODES, END_CODES, MEMORY, NO_PARTNER, TOO_LONG, _partner, _play_on
 from ..fast_spec import CARDS_PER_RANK, FAST_STRATEGIES, MAX_ASKS
 from ..pcg64 import STATE_SIZE, WORK_SIZE, seed_state
 from ..probability.montecarlo import NoStart, gibbs_chains, whole
@@ -54,86 +53,6 @@ from ..strategies import memory
 
 
 # --------------------------------------------------------------------------- rollouts, compiled
-@njit(cache=True, error_model="numpy")
-def _continue(deck, forced_target, forced_rank, me, codes, deal, empty_rule, end_rule, draw_again, book_size,
-              total_books, teams, bluff, max_asks, hands, sizes, books, known, last, dead, rngs, buf, clock, n_books):
-    """Play on from a position where it is ``me``'s turn (and ``me`` holds cards), ``me``'s first
-    ask forced, everyone (``me`` too) then playing as ``codes`` says, to the end. The loop of
-    :func:`gofish_teach.fast._play` from its settling step, with the deal replaced by the
-    position: ``deck`` is the ocean, top first. Returns the asks played, or TOO_LONG."""
-    n = hands.shape[0]
-    size = deck.shape[0]
-    top = 0
-    current = me
-    asks = 0
-    first = True
-    while True:
-        if not first:
-            while not _is_over(n_books, total_books, size - top, end_rule, hands, sizes, teams, bluff):
-                p = current
-                if sizes[p]:
-                    break
-                if top < size:
-                    if empty_rule == NEW_HAND:
-                        for _ in range(min(deal, size - top)):
-                            _draw(p, deck[top], hands, sizes, dead)
-                            top += 1
-                        n_books += _lay_books(p, hands, sizes, books, known, book_size)
-                    else:
-                        _draw(p, deck[top], hands, sizes, dead)
-                        top += 1
-                        if empty_rule == DRAW_ONE_PLAY and not _is_over(n_books, total_books, size - top, end_rule,
-                                                                        hands, sizes, teams, bluff):
-                            continue
-                if not _is_over(n_books, total_books, size - top, end_rule, hands, sizes, teams, bluff):
-                    current = (current + 1) % n
-            if _is_over(n_books, total_books, size - top, end_rule, hands, sizes, teams, bluff):
-                return asks
-            if asks == max_asks:
-                return TOO_LONG
-        p = current
-        if first:
-            target, r = forced_target, forced_rank
-            first = False
-        else:
-            target, r = _choose(codes[p], p, hands, sizes, known, last, dead, teams, rngs, buf)
-        asks += 1
-        clock += 1
-        known[p] |= 1 << r
-        last[p, r] = clock
-        again = False
-        got = hands[target, r]
-        if got:
-            hands[target, r] = 0
-            sizes[target] -= got
-            hands[p, r] += got
-            sizes[p] += got
-            dead[p] &= ~(1 << r)
-            known[target] &= ~(1 << r)
-            if sizes[target] == 0:
-                known[target] = 0
-            clock += 1
-            last[p, r] = clock
-            n_books += _lay_book(p, r, hands, sizes, books, known, book_size)
-            again = True
-        else:
-            known[target] &= ~(1 << r)
-            dead[target] |= 1 << r
-            if top < size:
-                drawn = _draw(p, deck[top], hands, sizes, dead)
-                top += 1
-                lucky = drawn == r
-                if lucky:
-                    clock += 1
-                    known[p] |= 1 << r
-                    last[p, r] = clock
-                made = _lay_book(p, drawn, hands, sizes, books, known, book_size)
-                n_books += made
-                again = lucky or (made > 0 and draw_again)
-        if not again and not _is_over(n_books, total_books, size - top, end_rule, hands, sizes, teams, bluff):
-            current = (current + 1) % n
-
-
 @njit(cache=True, error_model="numpy")
 def _rollouts(asks, worlds, oceans, seeds, me, sizes0, books0, known0, last0, dead0, clock0, codes, deal,
               empty_rule, end_rule, draw_again, book_size, total_books, teams, bluff, max_asks, shares):
@@ -153,6 +72,7 @@ def _rollouts(asks, worlds, oceans, seeds, me, sizes0, books0, known0, last0, de
     work = np.empty(WORK_SIZE, np.uint64)
     buf = np.empty(max(n, n_ranks), np.int64)
     score = np.empty(n, np.int64)
+    no_trace = np.empty((0, 3), np.int16)  # the rollouts keep no record of their asks
     for k in range(worlds.shape[0]):  # each world's generators seeded once, copied for every ask
         for p in range(n):
             seed_state(rngs, p, seeds[k, p], work)
@@ -168,9 +88,10 @@ def _rollouts(asks, worlds, oceans, seeds, me, sizes0, books0, known0, last0, de
             last[:, :] = last0
             dead[:] = dead0
             rngs[:, :] = start[k]
-            played = _continue(oceans[k], asks[a, 0], asks[a, 1], me, codes, deal, empty_rule, end_rule, draw_again,
-                               book_size, total_books, teams, bluff, max_asks, hands, sizes, books, known, last, dead,
-                               rngs, buf, clock0, n_books0)
+            # the engine's compiled loop, from this position: the ocean is the deck, me's first ask forced
+            played = _play_on(oceans[k], 0, me, asks[a, 0], asks[a, 1], codes, deal, empty_rule, end_rule,
+                              draw_again, book_size, total_books, teams, bluff, max_asks, hands, sizes, books, known,
+                              last, dead, rngs, buf, no_trace, clock0, n_books0)[0]
             if played == TOO_LONG:
                 stuck += 1
                 shares[a, k] = 1.0 / n
