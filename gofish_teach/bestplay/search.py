@@ -158,24 +158,50 @@ class SearchBot:
 
     __call__ = choose
 
-    def _choose(self, view) -> tuple:
-        rules = view.rules
-        if rules.specific_card:
+    def estimates(self, view) -> dict:
+        """``{legal ask: its mean win share}`` over the worlds this bot draws at ``view`` (the
+        numbers it decides on; the same view and seed give the same numbers).
+
+        >>> from gofish_teach import Game, Rules
+        >>> view = Game(Rules.preset("pond"), 4, seed=7).view(0)
+        >>> shares = SearchBot(samples=8).estimates(view)
+        >>> sorted(shares) == sorted(view.legal_asks()), all(0 <= s <= 1 for s in shares.values())
+        (True, True)
+        """
+        legal = self._legal(view)
+        shares = self._shares(view, legal)
+        if shares is None:
+            raise ValueError("view: no deal fits what this player has seen (the posterior sampler found none)")
+        return dict(zip(legal, shares.mean(axis=1).tolist()))
+
+    @staticmethod
+    def _legal(view) -> list:
+        if view.rules.specific_card:
             raise ValueError("rules: SearchBot asks for ranks; specific_card asks are about single cards")
         legal = view.legal_asks()
         if not legal:
             raise ValueError(f"view: it is not player {view.player}'s turn to ask (no legal ask)")
-        fallback = memory(view, _NoRandom())  # memory's ask, the one to beat (it draws no random number here)
-        if len(legal) == 1:
-            return legal[0]
+        return legal
+
+    def _shares(self, view, legal):
+        """Each legal ask's win share in each drawn world (asks x worlds), or None if none could be drawn."""
         entropy = self._entropy(view)
         try:
             worlds, oceans = self._worlds(view, entropy)
         except NoStart:
-            return fallback if fallback in legal else legal[0]
+            return None
         index = {r: i for i, r in enumerate(view.ranks)}
         asks = np.array([(t, index[r]) for t, r in legal], np.int64)
-        shares = self._play(view, asks, worlds, oceans, entropy)
+        return self._play(view, asks, worlds, oceans, entropy)
+
+    def _choose(self, view) -> tuple:
+        legal = self._legal(view)
+        fallback = memory(view, _NoRandom())  # memory's ask, the one to beat (it draws no random number here)
+        if len(legal) == 1:
+            return legal[0]
+        shares = self._shares(view, legal)
+        if shares is None:
+            return fallback if fallback in legal else legal[0]
         means = shares.mean(axis=1)
         best = int(np.argmax(means))  # the first of equals: legal_asks' order
         if fallback not in legal or self.margin == 0:

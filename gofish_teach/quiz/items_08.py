@@ -1,5 +1,5 @@
 """Quiz items for lesson 08 (how good can a strategy be?): beliefs and the value of information,
-backward induction, the gap to best play with its interval, equilibrium and exploitability."""
+backward induction, the gap to best play with its interval, equilibrium and exploitability, search."""
 from __future__ import annotations
 
 from fractions import Fraction
@@ -139,6 +139,20 @@ def q08_4():
                 "exploitability is 0 and it guarantees the game's value in a two-player constant-sum game.")])
 
 
+def q08_5():
+    return ("A search bot decides each ask on the full deck by drawing 192 deals of the hidden cards from its "
+            "posterior, playing every legal ask out to the end in each deal with `memory` bots in every seat, and "
+            "taking the ask with the best average win share. Against three `memory` bots it wins clearly more "
+            "than `memory` does; against three `random` bots it does no better than `memory`.", [short(
+                "Why can the same search be strong against one table and not against another? Name the assumption "
+                "and say how you would change the bot for the second table.",
+                "The play-outs assume the other players play `memory`: the average win share of an ask is its "
+                "value only if the others really play that way (and the posterior, too, reads their asks as "
+                "evidence). Against `random` bots the simulated futures are wrong, so the asks are ranked by the "
+                "wrong values. Model the others as they play (here `random`: `SearchBot(others=\"random\")`), or "
+                "learn their strategy from their asks; best play is always best play against someone.")])
+
+
 ITEMS = [
     Item("Q08.1", "08", (1,), "the value of seeing a hand", q08_1,
          ((1, 1, 2), (1, 1, 3), (2, 1, 2), (1, 2, 3), (1, 1, 1), (2, 1, 3)),
@@ -157,4 +171,5 @@ ITEMS = [
           ("11/20", "3/5", "1/2")),
          "the game's value and the best responses' shares"),
     Item("Q08.4", "08", (4,), "winning against many, exploitable by one", q08_4),
+    Item("Q08.5", "08", (5,), "a search and its model of the others", q08_5),
 ]
