@@ -254,20 +254,14 @@ class Solver:
         """
         out: dict = {}
         dens: dict = {}
-        if rank is None:
+        if rank is None:  # the opponent's turn: its policy's asks and their outcomes
             moves, more = self._opponent, self._moves
-            for world, p in belief:
-                for qn, qd, child, obs in moves.get(world) or more(world):
-                    group = out.get(obs)
-                    if group is None:
-                        out[obs] = {child: p * qn}
-                        dens[obs] = qd
-                    else:
-                        group[child] = group.get(child, 0) + p * qn
-            return out, dens
-        steps, step = self._steps, self._step
-        for world, p in belief:
-            for qn, qd, child, obs in steps.get((world, rank)) or step(world, rank):
+            outcomes = [(p, moves.get(world) or more(world)) for world, p in belief]
+        else:
+            steps, step = self._steps, self._step
+            outcomes = [(p, steps.get((world, rank)) or step(world, rank)) for world, p in belief]
+        for p, transitions in outcomes:
+            for qn, qd, child, obs in transitions:
                 group = out.get(obs)
                 if group is None:
                     out[obs] = {child: p * qn}
