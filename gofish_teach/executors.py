@@ -13,15 +13,14 @@ play their games through this module, which changes when the way of running them
   the parent keeps a deadline of its own (:class:`_Deadlines`, each worker's :class:`_Watch`) and
   kills the pool of a strategy that ignores the alarm (:func:`_kill_pool`).
 
-The settings and errors these use stay in :mod:`gofish_teach.simulate`, where they are documented
-and where a user or a test may change them (``NO_WORKER_SECONDS``, ``SCHEDULER_SECONDS``,
-``DEADLINE_GRACE``, ``NoWorkers``, ``DecisionTimeout``): this module reads them from there when it
-runs. Every name here is importable from :mod:`gofish_teach.simulate` too.
+The settings and errors these use are this module's own (``NO_WORKER_SECONDS``,
+``SCHEDULER_SECONDS``, ``DEADLINE_GRACE``, ``NoWorkers``, ``DecisionTimeout``): a user or a test
+changes a setting here, where it is read. Every name here is importable from
+:mod:`gofish_teach.simulate` too, as before it had a module of its own.
 """
 from __future__ import annotations
 
 import contextlib
-import importlib
 import itertools
 import multiprocessing
 import os
@@ -33,10 +32,21 @@ from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, w
 from .strategies import strategy_name
 
 
-def _simulate():
-    """The module :mod:`gofish_teach.simulate`, whose settings and errors this one uses (read when
-    needed, so that a change there holds; by its full name, the package's ``simulate`` is the function)."""
-    return importlib.import_module("gofish_teach.simulate")
+#: Seconds past ``time_limit`` the parent waits before it kills a worker whose decision goes on.
+DEADLINE_GRACE = 1.0
+#: Seconds a run on a Dask cluster waits with no worker connected to the scheduler before it
+#: stops with :class:`NoWorkers` (instead of waiting for ever for a worker to come).
+NO_WORKER_SECONDS = 60.0
+#: Seconds ``--scheduler`` tries to reach the scheduler.
+SCHEDULER_SECONDS = 30
+
+
+class DecisionTimeout(TimeoutError):
+    """A strategy took longer than ``time_limit`` seconds over one decision (in a worker process)."""
+
+
+class NoWorkers(RuntimeError):
+    """A run on a Dask cluster had no worker to play its games for :data:`NO_WORKER_SECONDS`."""
 
 
 # --------------------------------------------------------------------------- any executor
@@ -65,9 +75,9 @@ def as_finished(executor, calls, max_workers: int = 0, deadlines=None):
     """Run each call ``(key, function, args)`` on ``executor`` and yield ``(key, result)`` as it finishes.
 
     Only a few calls are submitted at a time (a long run never queues them all at once). On a
-    Dask cluster (``executor`` from a Client), :class:`~gofish_teach.simulate.NoWorkers` once it
-    has had no worker for :data:`~gofish_teach.simulate.NO_WORKER_SECONDS`. With ``deadlines``
-    (simulate's own pool), raise the :class:`~gofish_teach.simulate.DecisionTimeout` of a
+    Dask cluster (``executor`` from a Client), :class:`NoWorkers` once it
+    has had no worker for :data:`NO_WORKER_SECONDS`. With ``deadlines``
+    (simulate's own pool), raise the :class:`DecisionTimeout` of a
     decision past its deadline. On an error or Ctrl-C the calls still waiting are cancelled.
 
     >>> from concurrent.futures import ThreadPoolExecutor
@@ -117,7 +127,7 @@ def dask_client(address: str | None):
     except ImportError:
         raise ValueError("--scheduler needs Dask's distributed package: pip install distributed") from None
     try:
-        return Client(address, timeout=_simulate().SCHEDULER_SECONDS)
+        return Client(address, timeout=SCHEDULER_SECONDS)
     except ValueError as e:
         raise ValueError(f"--scheduler: {address!r} is not a scheduler's address like tcp://HOST:8786 ({e})") from None
     except (OSError, TimeoutError) as e:
@@ -125,8 +135,8 @@ def dask_client(address: str | None):
 
 
 class _Cluster:
-    """How many threads a Dask cluster has, and :class:`~gofish_teach.simulate.NoWorkers` once it
-    has had no worker for :data:`~gofish_teach.simulate.NO_WORKER_SECONDS` (Dask itself would
+    """How many threads a Dask cluster has, and :class:`NoWorkers` once it
+    has had no worker for :data:`NO_WORKER_SECONDS` (Dask itself would
     wait for ever for a worker to come)."""
 
     poll = 1.0  # seconds between looks, while no chunk finishes
@@ -143,12 +153,11 @@ class _Cluster:
             return
         now = time.monotonic()
         self.since = self.since or now
-        settings = _simulate()
-        if now - self.since >= settings.NO_WORKER_SECONDS:
+        if now - self.since >= NO_WORKER_SECONDS:
             address = getattr(self.client.scheduler, "address", "the scheduler")
-            raise settings.NoWorkers(f"no Dask worker has been connected to {address} for "
-                                     f"{settings.NO_WORKER_SECONDS:g} s, so no game can be played: start one "
-                                     f"(dask worker {address}) and run again")
+            raise NoWorkers(f"no Dask worker has been connected to {address} for "
+                            f"{NO_WORKER_SECONDS:g} s, so no game can be played: start one "
+                            f"(dask worker {address}) and run again")
 
 
 # --------------------------------------------------------------------------- simulate's own pool
@@ -197,16 +206,16 @@ class _Deadlines:
         self.time_limit, self.lineup, self.n = time_limit, lineup, n
 
     def overdue(self):
-        """A :class:`~gofish_teach.simulate.DecisionTimeout` for the first worker past its deadline, else None."""
+        """A :class:`DecisionTimeout` for the first worker past its deadline, else None."""
         if not self.time_limit:
             return None
-        now, settings = time.monotonic(), _simulate()
+        now = time.monotonic()
         for i in range(0, len(self.slots), 3):
             start, game, seat = self.slots[i:i + 3]
-            if start and now - start > self.time_limit + settings.DEADLINE_GRACE:
+            if start and now - start > self.time_limit + DEADLINE_GRACE:
                 game, seat = int(game), int(seat)
                 name = strategy_name(self.lineup[(seat + game % self.n) % self.n])
-                return settings.DecisionTimeout(
+                return DecisionTimeout(
                     f"strategy {name!r} (seat {seat}) took more than time_limit={self.time_limit:g} s over one "
                     f"decision, in game {game} of the tournament (lineup as given: "
                     f"{', '.join(map(strategy_name, self.lineup))}), and went on after the alarm: its worker process "

@@ -54,10 +54,12 @@ from .events import Ask, Draw, Give
 # not import this module (which calls it); every name stays importable from here too.
 from .fast_spec import CARDS_PER_RANK, FAST_STRATEGIES, MAX_ASKS, fast_path_plays, too_long_message  # noqa: F401
 from . import executors
-# The executors (simulate's own pool, a Dask cluster, any executor) live in executors; every name
-# stays importable from here too.
+# The executors (simulate's own pool, a Dask cluster, any executor) live in executors, with their
+# settings and errors; every name stays importable from here too. A setting is changed there
+# (executors.NO_WORKER_SECONDS), where it is read: the copy here is only its name.
 from .executors import (_Cluster, _dask_client, _Deadlines, _DecisionAlarm, _die_with, _kill_pool,  # noqa: F401
                         _OutOfTime, _Watch, _worker_start, as_finished, dask_client)
+from .executors import DEADLINE_GRACE, NO_WORKER_SECONDS, SCHEDULER_SECONDS, DecisionTimeout, NoWorkers  # noqa: F401
 from .executors import as_executor as _executor
 from .game import Game
 from .rules import Rules
@@ -73,23 +75,8 @@ SEATS = 6
 MAX_GAMES = 10_000_000
 #: Default seconds one decision may take when games run in worker processes.
 DECISION_SECONDS = 30.0
-#: Seconds past ``time_limit`` the parent waits before it kills a worker whose decision goes on.
-DEADLINE_GRACE = 1.0
-#: Seconds a run on a Dask cluster waits with no worker connected to the scheduler before it
-#: stops with :class:`NoWorkers` (instead of waiting for ever for a worker to come).
-NO_WORKER_SECONDS = 60.0
-#: Seconds ``--scheduler`` tries to reach the scheduler.
-SCHEDULER_SECONDS = 30
 #: A progress bar is shown (in a notebook) when a run is expected to take longer than this.
 LONG_RUN_SECONDS = 3.0
-
-
-class DecisionTimeout(TimeoutError):
-    """A strategy took longer than ``time_limit`` seconds over one decision (in a worker process)."""
-
-
-class NoWorkers(RuntimeError):
-    """A run on a Dask cluster had no worker to play its games for :data:`NO_WORKER_SECONDS`."""
 
 
 # --------------------------------------------------------------------------- inputs
@@ -401,7 +388,7 @@ def simulate(lineup: Sequence, rules, games: int, seed: int | None = 0, *, n_pla
         n_players: defaults to ``len(lineup)``; if given, it must match.
         executor: a Dask ``distributed.Client`` (chunks of games become tasks on its cluster;
             a lost worker's chunks are played again on another, and with no worker left for
-            :data:`NO_WORKER_SECONDS` the run stops with :class:`NoWorkers`), or any
+            :data:`~gofish_teach.executors.NO_WORKER_SECONDS` the run stops with :class:`NoWorkers`), or any
             ``concurrent.futures.Executor`` (a process pool, a thread pool...); it is not shut down.
         workers: processes for the default pool (they die with this process); ``1`` plays
             everything in this process.
@@ -416,8 +403,8 @@ def simulate(lineup: Sequence, rules, games: int, seed: int | None = 0, *, n_pla
             processes (then :class:`DecisionTimeout` names it); ``None`` for no limit. With
             ``workers=`` of 2 or more it holds whatever the number of games: an alarm stops the
             decision, and the parent kills the worker of a strategy that goes on regardless
-            (:data:`DEADLINE_GRACE` seconds later). In this process (``workers=1``) nothing can
-            stop a strategy that never returns.
+            (:data:`~gofish_teach.executors.DEADLINE_GRACE` seconds later). In this process
+            (``workers=1``) nothing can stop a strategy that never returns.
 
     >>> res = simulate(["random"] * 3, "pond", games=30, seed=5)
     >>> res.lineup, res.games, res.n_players

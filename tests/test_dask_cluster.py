@@ -26,6 +26,7 @@ import pytest
 from distributed import Client
 
 from gofish_teach import __main__ as cli
+from gofish_teach import executors
 import importlib
 
 simulate_module = importlib.import_module("gofish_teach.simulate")  # the module (the package's `simulate` is the function)
@@ -197,7 +198,7 @@ def test_the_progress_bar_advances_as_the_clusters_chunks_finish(client, monkeyp
 
 def test_no_worker_left_stops_the_run_with_a_clear_message(tmp_path, entries, monkeypatch, capsys):
     empty = Cluster(tmp_path)  # a scheduler no worker ever joins
-    monkeypatch.setattr(simulate_module, "NO_WORKER_SECONDS", 2.0)
+    monkeypatch.setattr(executors, "NO_WORKER_SECONDS", 2.0)
     try:
         empty.scheduler()
         with Client(empty.address, timeout=START_SECONDS) as client:
@@ -216,7 +217,7 @@ def test_no_worker_left_stops_the_run_with_a_clear_message(tmp_path, entries, mo
 
 @pytest.mark.parametrize("command", ["simulate", "tournament"])
 def test_an_address_where_no_scheduler_answers_is_a_clear_error(command, entries, tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(simulate_module, "SCHEDULER_SECONDS", 2)
+    monkeypatch.setattr(executors, "SCHEDULER_SECONDS", 2)
     args = (["simulate", "--games", "100"] if command == "simulate"
             else ["tournament", str(entries), *TOURNAMENT, "--plot", str(tmp_path / "t.png")])
     address = f"tcp://127.0.0.1:{free_port()}"
