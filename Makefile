@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 
 # Reinstall only when the package metadata changes, so a second run is quiet. Then numba compiles
 # every loop a lesson runs (a few minutes once, kept on disk), so that no lesson waits for it: the
-# exact count's and the sampler's (warm), and the fast path's tournament (fast.py, pcg64.py), by a
+# exact count's and the sampler's (warm), and the fast path's tournament (fast/engine.py, fast/pcg64.py), by a
 # short tournament of lesson 00's lineup (its 100,000 games otherwise waited half a minute for it).
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -74,12 +74,12 @@ bench: $(STAMP) $(BENCH_BASELINE)/gofish_teach/__init__.py
 # Re-run every notebook top to bottom and save its outputs (do this after changing code they use);
 # the exercises are rebuilt from the solutions and saved as run in their unfinished state.
 # No timing metadata (JupyterLab deletes it when a cell runs), no widget state, streams joined as
-# JupyterLab joins them (gofish_teach.notebooks), so opening, Run All and saving changes no byte.
+# JupyterLab joins them (gofish_teach.teacher.notebooks), so opening, Run All and saving changes no byte.
 notebooks: $(STAMP)
 	@for nb in notebooks/*.ipynb notebooks/teacher/*.ipynb solutions/*.ipynb; do [ -e "$$nb" ] || continue; \
 		$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 			--ExecutePreprocessor.record_timing=False --ExecutePreprocessor.store_widget_state=False "$$nb" || exit 1; done
-	@$(BIN)/python -m gofish_teach.notebooks notebooks/*.ipynb notebooks/teacher/*.ipynb solutions/*.ipynb
+	@$(BIN)/python -m gofish_teach.teacher.notebooks notebooks/*.ipynb notebooks/teacher/*.ipynb solutions/*.ipynb
 	@$(BIN)/python -m gofish_teach.exercises.build > /dev/null
 
 clean:

@@ -166,11 +166,11 @@ def bench_cluster(quick: bool) -> list[str]:
 def _tournament_here_and_there(client, quick: bool) -> list[str]:
     """The class tournament (four learners' entries, each sandboxed at every table, and the
     built-ins) played here (its default threads) and on the cluster: seconds, same leaderboard."""
-    from gofish_teach import jail
+    from gofish_teach import trust
     from gofish_teach.tournament import run_tournament
 
     entry = "def strategy(view, rng):\n    asks = view.legal_asks()\n    return asks[int(rng.integers(len(asks)))]\n"
-    sandbox = "require" if jail.bwrap_path() else "off"
+    sandbox = "require" if trust.bwrap_path() else "off"
     options = dict(players=2, games=1, max_tables=6) if quick else dict(players=4, games=5)
     with tempfile.TemporaryDirectory() as folder:
         for name in ("ana", "ben", "cy", "dee"):

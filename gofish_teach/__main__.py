@@ -18,13 +18,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import course, first_answers, grade, handouts, play, tournament
-from .bestplay import command as solve_command
-from .quiz import command as quiz_command
+from . import bestplay, grade, quiz, tournament
 from .rules import PRESETS
 from .simulate import NoWorkers, dask_client, simulate
 from .stats import game_length, win_share
 from .strategies import STRATEGIES
+from .teacher import add_answers_command, add_course_command, add_handouts_command, add_play_command
 
 EXAMPLE = "python -m gofish_teach simulate --rules pond --players 4 --lineup memory,random,random,random --games 100000"
 
@@ -60,8 +59,8 @@ def add_simulate(commands) -> None:
 
 
 #: The commands, each added to the parser by its function (which sets ``run``).
-COMMANDS = [add_simulate, grade.add_command, tournament.add_command, course.add_command, play.add_command,
-            handouts.add_command, quiz_command.add_command, first_answers.add_command, solve_command.add_command]
+COMMANDS = [add_simulate, grade.add_command, tournament.add_command, add_course_command, add_play_command,
+            add_handouts_command, quiz.add_command, add_answers_command, bestplay.add_command]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -132,7 +131,7 @@ def main(argv=None, out=None) -> int:
     if args.command is None:
         parser.print_help(out)
         return 0
-    from .jail import SandboxUnavailable
+    from .trust import SandboxUnavailable
 
     try:
         args.run(args, out)

@@ -50,9 +50,10 @@ import numpy as np
 
 from .cards import SUITS, Card, _deck
 from .events import Ask, Draw, Give
-# What this module shares with the compiled fast path lives in fast_spec, so that fast.py need
-# not import this module (which calls it); every name stays importable from here too.
-from .fast_spec import CARDS_PER_RANK, FAST_STRATEGIES, MAX_ASKS, fast_path_plays, too_long_message  # noqa: F401
+# What this module shares with the compiled fast path is in its plain-Python part (fast.spec), so
+# that the fast path need not import this module (which calls it), nor this one load numba to ask
+# whether the fast path plays a run; every name stays importable from here too.
+from .fast import CARDS_PER_RANK, FAST_STRATEGIES, MAX_ASKS, fast_path_plays, too_long_message  # noqa: F401
 from . import executors
 # The executors (simulate's own pool, a Dask cluster, any executor) live in executors, with their
 # settings and errors; every name stays importable from here too. A setting is changed there

@@ -133,8 +133,7 @@ def test_a_learners_first_answer_waits_for_the_result_and_is_saved_in_the_notebo
 
     import nbformat
 
-    from gofish_teach.course import learner_notebook
-    from gofish_teach.first_answers import gather
+    from gofish_teach.teacher import gather, learner_notebook
     from gofish_teach.widgets.question import ANSWER_MIME
     from test_browser import run_all, save
 

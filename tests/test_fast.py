@@ -15,11 +15,14 @@ import pytest
 
 import importlib
 
-from gofish_teach import Game, Rules, fast, fast_spec, pcg64
+from gofish_teach import Game, Rules, fast
+from gofish_teach.fast import engine, pcg64
+from gofish_teach.fast import spec as fast_spec
 
 simulate = importlib.import_module("gofish_teach.simulate")  # the module (the package's `simulate` is the function)
 from gofish_teach.events import Ask, Draw, Give, GoFish
-from gofish_teach.fast import GameTooLong, play_games, supports
+from gofish_teach.fast import play_games, supports
+from gofish_teach.strategies import GameTooLong
 from gofish_teach.simulate import SEATS, deck_cards, play_game_readable
 
 LINEUPS = (  # by seat; cut to the player count
@@ -84,7 +87,7 @@ def test_the_plan_covers_at_least_15000_games():
 # --------------------------------------------------------------------------- no import circle
 def test_fast_loads_without_simulate_which_calls_it():
     # simulate imports fast to play games, so fast (and what it imports) must not import
-    # simulate back: what both need is in fast_spec. A fresh interpreter, simulate blocked.
+    # simulate back: what both need is in fast.spec. A fresh interpreter, simulate blocked.
     # The package's face imports simulate, so the package is stood in for by a bare one (its folder only).
     code = ("import importlib.util, sys, types\n"
             "package = types.ModuleType('gofish_teach')\n"
@@ -100,7 +103,7 @@ def test_fast_loads_without_simulate_which_calls_it():
 def test_the_shared_names_still_import_from_simulate_and_fast():
     for name in ("CARDS_PER_RANK", "FAST_STRATEGIES", "MAX_ASKS", "fast_path_plays", "too_long_message"):
         assert getattr(simulate, name) is getattr(fast_spec, name)
-    assert fast.MAX_ASKS is simulate.MAX_ASKS and fast.random_doubles is pcg64.random_doubles
+    assert fast.MAX_ASKS is simulate.MAX_ASKS is fast_spec.MAX_ASKS
 
 
 # --------------------------------------------------------------------------- NumPy's generator, compiled
@@ -111,7 +114,7 @@ def test_the_compiled_generator_draws_numpys_doubles():
         np.arange(100, dtype=np.uint64),
     ])
     expected = np.stack([np.random.default_rng(int(s)).random(12) for s in seeds])
-    assert (fast.random_doubles(seeds, 12) == expected).all()  # bit for bit, not approximately
+    assert (pcg64.random_doubles(seeds, 12) == expected).all()  # bit for bit, not approximately
 
 
 # --------------------------------------------------------------------------- exact agreement, ask by ask
@@ -224,7 +227,7 @@ def test_asks_are_recorded_however_long_the_games(monkeypatch):
     rules = Rules.preset("pond")
     decks, seeds = inputs(rules, 50, seed=3)
     roomy = play_games(("random", "memory", "random"), rules, decks, seeds, moves=True)
-    monkeypatch.setattr(fast, "MOVES_ROOM", 2)
+    monkeypatch.setattr(engine, "MOVES_ROOM", 2)
     tight = play_games(("random", "memory", "random"), rules, decks, seeds, moves=True)
     assert [len(m) for m in tight["moves"]] == roomy["asks"].tolist()
     assert all((a == b).all() for a, b in zip(roomy["moves"], tight["moves"]))

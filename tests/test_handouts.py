@@ -15,8 +15,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from gofish_teach.course import notebooks
-from gofish_teach.handouts import HIDE_INPUT, WIDGET, _exporter, for_paper, handout_html, lesson_question, pdf_name, title
+from gofish_teach.teacher.course import notebooks
+from gofish_teach.teacher.handouts import HIDE_INPUT, WIDGET, _exporter, for_paper, handout_html, lesson_question, pdf_name, title
 from gofish_teach.widgets.question_bank import read_source
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -152,7 +152,7 @@ def test_a_stubs_check_is_a_sentence_not_pages_of_failures(editions):
 @pytest.mark.parametrize("rel", ["lessons/01-play-and-rules.ipynb", "lessons/03-fishing-from-the-ocean.ipynb"])
 def test_wide_tables_keep_their_columns(editions, rel):
     """Lesson 01's preset table and lesson 03's variance table: smaller type, one line per row, never wrapped."""
-    from gofish_teach.handouts import FIT_COLUMNS
+    from gofish_teach.teacher.handouts import FIT_COLUMNS
 
     page = "".join(editions[rel])  # lesson 03's table is a result: in the key only
     wide = re.findall(r'<pre class="handout-wide" style="font-size: ([\d.]+)pt">(.*?)</pre>', page, re.S)

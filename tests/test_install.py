@@ -46,7 +46,7 @@ _PROBE = """
 import json, os
 import numpy as np
 from numba.core.registry import CPUDispatcher
-from gofish_teach import fast, pcg64
+from gofish_teach.fast import engine, pcg64
 from gofish_teach.probability import hands
 from gofish_teach.simulate import simulate
 
@@ -55,7 +55,7 @@ for need in (np.zeros(4, np.int64)[::2], np.zeros(2, np.int64)):
     hands._gather(np.zeros((1, 1, 1, 1)), np.zeros((1, 1, 1)), need, np.zeros(2, np.int64), np.zeros(2, np.int64),
                   np.zeros(2))
 ran = {}
-for module in (fast, pcg64, hands):
+for module in (engine, pcg64, hands):
     for name, f in vars(module).items():
         if isinstance(f, CPUDispatcher) and f.signatures:
             index = f._cache._cache_file._index_path
@@ -68,13 +68,13 @@ print(json.dumps(ran))
 
 def test_make_compiles_the_fast_path_so_no_lesson_waits(made):
     """Lesson 00's first Run All waited 27 s in its 100,000-game cell: make's warm-up compiled the exact
-    count and the sampler, not the fast path (fast.py, pcg64.py), so numba compiled it in the lesson.
+    count and the sampler, not the fast path (fast/engine.py, fast/pcg64.py), so numba compiled it in the lesson.
     Now a fresh process playing that tournament loads every compiled function from the disk cache and
     compiles none, and the cache was written by make (no later than its stamp), not by a test or a lesson."""
     probe = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True, timeout=600, cwd=VENV)
     assert probe.returncode == 0, probe.stderr[-3000:]
     ran = json.loads(probe.stdout.splitlines()[-1])
-    assert "gofish_teach.fast._play_many" in ran and "gofish_teach.probability.hands._gather" in ran, sorted(ran)
+    assert "gofish_teach.fast.engine._play_many" in ran and "gofish_teach.probability.hands._gather" in ran, sorted(ran)
     compiled = {name: r for name, r in ran.items() if r["misses"] or not r["hits"]}
     assert compiled == {}, f"compiled in the lesson, not by make: {sorted(compiled)}"
     late = {name: r["index"] - made for name, r in ran.items() if r["index"] is None or r["index"] > made + 1}

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from gofish_teach import jail
+from gofish_teach.trust import jail
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -21,7 +21,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from gofish_teach.course import FOLDERS, MANIFEST, CourseConflict, copy_course, digest, rendered
+from gofish_teach.teacher.course import FOLDERS, MANIFEST, CourseConflict, copy_course, digest, rendered
 
 ROOT = Path(__file__).resolve().parent.parent
 LEAVE_OUT = shutil.ignore_patterns(".venv", ".git", "build", "dist", "*.egg-info", "handouts", "__pycache__",
@@ -78,7 +78,11 @@ def test_the_wheel_carries_the_course_and_nothing_else(wheel, venv):
     packed = sorted(n.split("_course/", 1)[1] for n in names if "/_course/" in n)
     assert packed == sorted(f"{folder}/{nb.name}" for folder in FOLDERS
                             for nb in (ROOT / folder).glob("*.ipynb"))
-    assert not [n for n in names if "solutions" in n or n.endswith("README.md") or "/teacher/" in n]
+    assert not [n for n in names if "solutions" in n or n.endswith("README.md") or "notebooks/teacher/" in n]
+    # gofish-teach play's page template (package data of gofish_teach.teacher) travels with the package
+    template = ROOT / "gofish_teach" / "teacher" / "_voila" / "voila" / "templates" / "gofish"
+    wanted = sorted(str(f.relative_to(ROOT)) for f in template.iterdir())
+    assert len(wanted) >= 2 and [n for n in names if "/_voila/" in n] == wanted, names
     where = venv["run"](venv["python"], "-c", "import gofish_teach; print(gofish_teach.__file__)").stdout
     assert where.startswith(str(venv["home"])), f"gofish_teach imported from {where}, not from the wheel"
 
@@ -242,7 +246,7 @@ def test_the_learners_lesson_00_points_to_nothing_the_copy_lacks(tmp_path):
 
 
 def test_the_course_command_names_a_jupyter_that_runs(tmp_path, monkeypatch):
-    from gofish_teach.course import jupyter_command
+    from gofish_teach.teacher.course import jupyter_command
 
     monkeypatch.setenv("PATH", "/nonexistent")  # as after `make`: the venv's bin is not on the PATH
     command = jupyter_command()

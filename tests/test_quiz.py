@@ -241,7 +241,7 @@ def _flat(text: str) -> str:
 
 
 def test_the_quiz_command_prints_a_learners_pdf_without_keys_and_a_key_pdf(tmp_path):
-    from gofish_teach.handouts import find_chromium
+    from gofish_teach.teacher import find_chromium
 
     try:
         find_chromium()

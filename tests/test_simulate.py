@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import gofish_teach.fast as fast
+from gofish_teach.fast import engine as fast_engine
 import importlib
 
 simulate_module = importlib.import_module("gofish_teach.simulate")  # the module (the package's `simulate` is the function)
@@ -251,7 +252,7 @@ def test_no_progress_bar_unless_asked(capsys):
 def test_the_ask_cap_reaches_the_fast_path_and_raises_the_one_error_class():
     from gofish_teach import strategies
 
-    assert GameTooLong is fast.GameTooLong is strategies.GameTooLong
+    assert GameTooLong is fast_engine.GameTooLong is strategies.GameTooLong
     teams = Rules.preset("pond").replace(teams=True)
     lineup = ["most_held", "memory", "random", "random"]
     with pytest.raises(GameTooLong) as info:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st  # noqa: E402
 from scipy import stats as sps  # noqa: E402
 
 from gofish_teach import Rules  # noqa: E402
-from gofish_teach.plots import plot_game_length, plot_win_share  # noqa: E402
+from gofish_teach.stats import plot_game_length, plot_win_share  # noqa: E402
 from gofish_teach.simulate import Results, simulate  # noqa: E402
 from gofish_teach.stats import game_length, paired_test, wilson_interval, win_share  # noqa: E402
 
@@ -168,7 +168,8 @@ def test_plots_return_their_axes():
 
 
 # --------------------------------------------------------------------------- verdict
-from gofish_teach.stats import MIN_GAMES, ShareRow, cluster_bootstrap_ratio, verdict  # noqa: E402
+from gofish_teach.stats import ShareRow, cluster_bootstrap_ratio, verdict  # noqa: E402
+from gofish_teach.stats.measures import MIN_GAMES  # noqa: E402
 
 
 def _row(wins, games):

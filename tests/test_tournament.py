@@ -228,7 +228,7 @@ def test_every_argument_of_the_python_api_is_checked_and_named(tmp_path, kwargs,
 
 
 def test_require_without_bwrap_is_a_one_line_message(tmp_path, capsys, monkeypatch):
-    from gofish_teach import jail
+    from gofish_teach.trust import jail
     from gofish_teach.__main__ import main
 
     monkeypatch.setenv("GOFISH_BWRAP", "")
@@ -253,7 +253,7 @@ def test_jobs_and_a_scheduler_are_not_given_together(tmp_path, capsys):
 def test_a_table_sent_to_a_machine_without_bwrap_names_it(monkeypatch):
     import socket
 
-    from gofish_teach import jail
+    from gofish_teach.trust import jail
     from gofish_teach.rules import Rules
 
     monkeypatch.setenv("GOFISH_BWRAP", "")

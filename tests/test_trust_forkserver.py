@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from gofish_teach import forkserver
+from gofish_teach.tournament import forkserver
 from gofish_teach.tournament import seat
 from gofish_teach.tournament.seat import Forfeit, LearnerPlayer
 
@@ -118,13 +118,13 @@ def test_without_the_fork_server_an_entry_gets_a_bubblewrap_of_its_own(monkeypat
 UNDER_TMP = '''
 import os, sys
 import gofish_teach
-from gofish_teach import forkserver
+from gofish_teach.tournament import forkserver
 from gofish_teach.tournament.seat import Forfeit, LearnerPlayer
 
 assert gofish_teach.__file__.startswith(sys.argv[1]), gofish_teach.__file__
 entry = b"""
 import os
-import gofish_teach, gofish_teach.learner_files
+import gofish_teach, gofish_teach.trust.files
 package = os.path.dirname(gofish_teach.__file__)
 with open(os.path.join(package, "__init__.py")) as f:
     f.read()
@@ -163,7 +163,7 @@ def test_an_entry_loads_when_the_package_lives_under_tmp():
     import sys
     import tempfile
 
-    from gofish_teach import jail
+    from gofish_teach.trust import jail
 
     folder = tempfile.mkdtemp(prefix="gofish-undertmp-", dir="/tmp")
     fd, marker = tempfile.mkstemp(prefix="gofish-host-", dir="/tmp")  # a file of the host's /tmp: not seen inside

@@ -400,7 +400,7 @@ def test_a_write_to_a_pipe_nobody_reads_stops_at_its_deadline():
     """The kit's write: a reader that stops reading cannot block the writer past its deadline."""
     import time as clock
 
-    from gofish_teach import child
+    from gofish_teach.trust import child
 
     read, write = os.pipe()
     os.set_blocking(write, False)

@@ -9,7 +9,7 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
-from gofish_teach.handouts import for_paper
+from gofish_teach.teacher.handouts import for_paper
 from gofish_teach.widgets._panes import WIDGET_VIEW
 
 CELLS = {

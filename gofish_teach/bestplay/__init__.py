@@ -24,10 +24,12 @@ from .policy import BestResponse, EquilibriumPolicy
 from .cfr import Equilibrium, Tree, exploitability_of
 from .search import SearchBot
 from .solve import MAX_OCEAN, MAX_OCEAN_5, MAX_RANKS, Result, Solver, best_response, both_seats, check_size
+from .command import add_command
 
 __all__ = ["BestResponse", "Solver", "Result", "best_response", "both_seats", "check_size", "MAX_RANKS", "MAX_OCEAN",
            "MAX_OCEAN_5", "bench",
-           "Tree", "Equilibrium", "EquilibriumPolicy", "exploitability_of", "SearchBot"]
+           "Tree", "Equilibrium", "EquilibriumPolicy", "exploitability_of", "SearchBot",
+           "add_command"]  # the command line's ``solve``
 
 
 def bench(sizes=((3, 2), (4, 3)), against: str = "memory", out=None) -> list[dict]:

@@ -45,9 +45,8 @@ from numbers import Real
 import numpy as np
 from numba import njit
 
-from ..fast import EMPTY_HAND_CODES, END_CODES, MEMORY, NO_PARTNER, TOO_LONG, _partner, _play_on
-from ..fast_spec import CARDS_PER_RANK, FAST_STRATEGIES, MAX_ASKS
-from ..pcg64 import STATE_SIZE, WORK_SIZE, seed_state
+from ..fast import (CARDS_PER_RANK, FAST_STRATEGIES, MAX_ASKS, STATE_SIZE, TOO_LONG, WORK_SIZE, play_on, rule_codes,
+                    seed_state, shares, strategy_codes)
 from ..probability.montecarlo import NoStart, gibbs_chains, whole
 from ..strategies import memory
 
@@ -55,8 +54,8 @@ from ..strategies import memory
 # --------------------------------------------------------------------------- rollouts, compiled
 @njit(cache=True, error_model="numpy")
 def _rollouts(asks, worlds, oceans, seeds, me, sizes0, books0, known0, last0, dead0, clock0, codes, deal,
-              empty_rule, end_rule, draw_again, book_size, total_books, teams, bluff, max_asks, shares):
-    """``shares[a, k]``: ``me``'s win share (ties shared; partners pool books) when it makes ask
+              empty_rule, end_rule, draw_again, book_size, total_books, teams, bluff, max_asks, won):
+    """``won[a, k]``: ``me``'s win share (ties shared; partners pool books) when it makes ask
     ``asks[a]`` in world ``k`` (hands ``worlds[k]``, ocean ``oceans[k]``, seat generators from
     ``seeds[k]``) and everyone plays on as ``codes`` says. Returns how many rollouts reached
     ``max_asks`` (scored as an equal share)."""
@@ -64,14 +63,13 @@ def _rollouts(asks, worlds, oceans, seeds, me, sizes0, books0, known0, last0, de
     hands = np.empty((n, n_ranks), np.int16)
     sizes = np.empty(n, np.int64)
     books = np.empty(n, np.int64)
-    known = np.empty(n, np.int64)  # bit r of known[p]: as in fast._play
+    known = np.empty(n, np.int64)  # bit r of known[p]: as in fast.engine._play
     last = np.empty((n, n_ranks), np.int64)
     dead = np.empty(n, np.int64)
     rngs = np.empty((n, STATE_SIZE), np.uint64)
     start = np.empty((worlds.shape[0], n, STATE_SIZE), np.uint64)
     work = np.empty(WORK_SIZE, np.uint64)
     buf = np.empty(max(n, n_ranks), np.int64)
-    score = np.empty(n, np.int64)
     no_trace = np.empty((0, 3), np.int16)  # the rollouts keep no record of their asks
     for k in range(worlds.shape[0]):  # each world's generators seeded once, copied for every ask
         for p in range(n):
@@ -89,25 +87,14 @@ def _rollouts(asks, worlds, oceans, seeds, me, sizes0, books0, known0, last0, de
             dead[:] = dead0
             rngs[:, :] = start[k]
             # the engine's compiled loop, from this position: the ocean is the deck, me's first ask forced
-            played = _play_on(oceans[k], 0, me, asks[a, 0], asks[a, 1], codes, deal, empty_rule, end_rule,
-                              draw_again, book_size, total_books, teams, bluff, max_asks, hands, sizes, books, known,
-                              last, dead, rngs, buf, no_trace, clock0, n_books0)[0]
+            played = play_on(oceans[k], 0, me, asks[a, 0], asks[a, 1], codes, deal, empty_rule, end_rule,
+                             draw_again, book_size, total_books, teams, bluff, max_asks, hands, sizes, books, known,
+                             last, dead, rngs, buf, no_trace, clock0, n_books0)[0]
             if played == TOO_LONG:
                 stuck += 1
-                shares[a, k] = 1.0 / n
+                won[a, k] = 1.0 / n
                 continue
-            for p in range(n):
-                partner = _partner(p, n, teams)
-                score[p] = books[p] + (books[partner] if partner != NO_PARTNER else 0)
-            best = score.max()
-            if score[me] == best:
-                tied = 0
-                for p in range(n):
-                    if score[p] == best:
-                        tied += 1
-                shares[a, k] = 1.0 / tied
-            else:
-                shares[a, k] = 0.0
+            won[a, k] = shares(books, teams)[me]
     return stuck
 
 
@@ -258,15 +245,12 @@ class SearchBot:
             for r in record.dead[q]:
                 dead[q] |= 1 << index[r]
         seeds = np.random.SeedSequence(entropy + [2]).generate_state(len(worlds) * n, np.uint64).reshape(-1, n)
-        shares = np.zeros((len(asks), len(worlds)))
-        codes = np.full(n, FAST_STRATEGIES.index(self.others), np.int64)
-        codes[view.player] = MEMORY
+        won = np.zeros((len(asks), len(worlds)))
+        codes = strategy_codes(["memory" if p == view.player else self.others for p in range(n)])
         _rollouts(asks, worlds, oceans, seeds, view.player, np.array(view.hand_sizes, np.int64),
                   np.array([len(b) for b in view.books], np.int64), known, last, dead, record.n_events + 1,
-                  codes, rules.deal_size(n), EMPTY_HAND_CODES[rules.empty_hand],
-                  END_CODES[rules.end], rules.book_draw_again, rules.book_size, rules.total_books, rules.teams,
-                  rules.bluff, MAX_ASKS, shares)
-        return shares
+                  codes, *rule_codes(rules, n), MAX_ASKS, won)
+        return won
 
 
 class _NoRandom:

@@ -24,6 +24,8 @@ from __future__ import annotations
 from .chances import P_HOLDS, P_LUCKY
 from .checking import Case, Exercise, Report, check, run_check
 from .inline import INLINE
+from .plain import decode as decode_plain, encode as encode_plain
+from .sandbox import call as call_in_child
 from .game_logic import BOOKS, DEAL, GAME_OVER, GIVE, LEGAL_ASKS, NEXT_ASKER
 from .strategy import ASK_WHO_ASKED, CAPSTONE, EXPERIMENT, SMALL_POND, biggest_pile, lowest_rank, random_asker
 
@@ -50,4 +52,6 @@ def get_exercise(exercise) -> Exercise:
 
 
 __all__ = ["EXERCISES", "INLINE", "Case", "Exercise", "Report", "check", "run_check", "get_exercise",
-           "lowest_rank", "biggest_pile", "random_asker", "SMALL_POND"]
+           "lowest_rank", "biggest_pile", "random_asker", "SMALL_POND",
+           # for the grader: a function called in a child process of its own, its value as plain data
+           "call_in_child", "encode_plain", "decode_plain"]

@@ -1,7 +1,7 @@
 """The reference answers of the exercises: what every check compares a learner's answer with.
 
 Only the checking side imports this module (lazily, when it makes its cases). Inside the
-sandbox of the grader and the tournament it is masked (:data:`gofish_teach.jail.HIDDEN`), so
+sandbox of the grader and the tournament it is masked (:data:`gofish_teach.trust.HIDDEN`), so
 a learner's code cannot import the answers; tests/test_exercises.py checks every reference
 against the game engine and the probability code.
 

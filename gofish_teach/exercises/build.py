@@ -58,7 +58,7 @@ def run(notebook: dict, folder: Path) -> dict:
     import nbformat
     from nbclient import NotebookClient
 
-    from ..notebooks import tidy
+    from ..teacher import tidy
 
     nb = nbformat.reads(json.dumps(notebook), as_version=4)  # sources joined, as nbclient reads them
     NotebookClient(nb, timeout=300, record_timing=False, store_widget_state=False,

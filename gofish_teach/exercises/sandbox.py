@@ -7,7 +7,7 @@ sends back what it returned as a plain value (:mod:`.plain`: JSON, so an object 
 learner's never reaches the caller), or what it raised, and everything it printed. If the
 child is not done in time it is killed, with every process it started: a thread cannot
 stop a ``while True: pass``, a process can. The limits, the reading against a deadline and
-the killing are :mod:`gofish_teach.child`'s, shared with the grader and the tournament (one
+the killing are :mod:`gofish_teach.trust`'s, shared with the grader and the tournament (one
 policy: its memory limit is what the kernel holds plus ``memory_mb``, since a fork shares the
 kernel's memory; a file it writes is at most ``memory_mb``; what it sends back is capped).
 
@@ -40,7 +40,7 @@ import traceback
 import warnings
 from dataclasses import dataclass, field
 
-from .. import child
+from .. import trust
 from . import plain
 
 #: Seconds a single call may take by default.
@@ -100,7 +100,7 @@ def call(func, args=(), kwargs=None, *, time_limit: float = TIME_LIMIT, memory_m
     except OSError:
         pass
     try:
-        reply = child.read_all(read, start + time_limit, MAX_REPLY)
+        reply = trust.read_all(read, start + time_limit, MAX_REPLY)
     except BaseException:  # the kernel was interrupted while waiting: do not leave the child running
         _kill(pid)
         raise
@@ -140,7 +140,7 @@ def _child(func, args, kwargs, memory_mb, write) -> None:
         buffer = io.StringIO()
         sys.stdout = sys.stderr = buffer  # the kernel's own streams must not be touched from here
         _mute_display()
-        child.limit_self(memory_mb, relative=True)
+        trust.limit_self(memory_mb, relative=True)
         _leave_network()
         try:
             result = ("ok", func(*args, **kwargs))

@@ -36,7 +36,8 @@ from .facts import Facts
 from .history import NotExact, read
 from .montecarlo import NoStart, estimate, sample_hands, whole
 
-__all__ = ["posterior", "estimate", "Facts", "Belief", "Table", "OCEAN", "NotExact", "Fraction", "warm"]
+__all__ = ["posterior", "estimate", "Facts", "Belief", "Table", "OCEAN", "NotExact", "Fraction", "warm",
+           "one_blas_thread"]  # for the widgets: a click's numpy on one BLAS thread, as the exact counts are
 
 
 def posterior(view, *, fallback: bool = True, samples: int = 4_000, seed: int = 0) -> Belief:

@@ -17,17 +17,13 @@ True
 """
 from __future__ import annotations
 
-import importlib
+from ..faces import lazy_face
 
 # The items import the exact probability code; load them only when asked, so that the command
 # line (which lists this package's command) starts as fast without them.
-_LAZY = {"ITEMS": "catalog", "items_for": "catalog", "make_versions": "catalog", "make_version": "model",
-         "Item": "model", "Part": "model", "Choice": "model", "Question": "model", "Version": "model",
-         "check_lesson": "notebook"}
-__all__ = sorted(_LAZY)
-
-
-def __getattr__(name: str):
-    if name in _LAZY:
-        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__all__, __getattr__, __dir__ = lazy_face(globals(), {
+    "catalog": ("ITEMS", "items_for", "make_versions"),
+    "model": ("make_version", "Item", "Part", "Choice", "Question", "Version"),
+    "notebook": ("check_lesson",),
+    "command": ("add_command",),
+})

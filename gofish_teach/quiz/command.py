@@ -45,7 +45,7 @@ def write_quiz(folder: Path, versions: int, seed: int, lessons=None, pdf: bool =
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     if pdf:
-        from ..handouts import find_chromium
+        from ..teacher import find_chromium
 
         chromium = chromium or find_chromium()
         for version in made:

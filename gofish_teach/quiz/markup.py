@@ -18,7 +18,7 @@ TOKEN = re.compile(r"(\$[^$\n]+\$|`[^`\n]+`|\*\*[^*\n]+\*\*|\*[^*\s][^*\n]*\*)")
 
 def _tex(tex: str, math: str) -> str:
     if math == "mathml":
-        from ..handouts import mathml  # the handouts' converter: one way to draw formulas on paper
+        from ..teacher import mathml  # the handouts' converter: one way to draw formulas on paper
 
         return mathml(tex)
     return escape(f"\\({tex}\\)", quote=False)

@@ -1,5 +1,5 @@
 """A quiz version on paper: the learner's HTML (questions only) and the key's (answers, why, and a
-grading table), printed to PDF with the handouts' headless Chromium (:func:`gofish_teach.handouts.print_pdf`).
+grading table), printed to PDF with the handouts' headless Chromium (:func:`gofish_teach.teacher.print_pdf`).
 
 The learner's page is built from the questions alone: no key, explanation or rubric is passed to
 the code that writes it, so none can leak into it.
@@ -121,7 +121,7 @@ def key_html(version: Version) -> str:
 
 def print_version(version: Version, folder: Path, chromium: str, html_too: bool = False) -> tuple[Path, Path]:
     """Write ``version-NN.pdf`` and ``version-NN-key.pdf`` into ``folder`` (and the HTML, if asked)."""
-    from ..handouts import print_pdf  # the handouts' Chromium call: one way to print, for every PDF of the kit
+    from ..teacher import print_pdf  # the handouts' Chromium call: one way to print, for every PDF of the kit
 
     folder.mkdir(parents=True, exist_ok=True)
     stem = f"version-{version.number:02d}"

@@ -9,12 +9,12 @@ game. Every table deals its own decks, from the tournament's secret seed (:mod:`
 why, and why it is fair).
 
 **This runs the learners' code**, so each entry runs, at each table, in a fresh sandbox of
-its own (bubblewrap, :mod:`gofish_teach.jail`; without it the tournament refuses to run unless
+its own (bubblewrap, :mod:`gofish_teach.trust`; without it the tournament refuses to run unless
 ``sandbox="off"``): a new process with a new copy of its file, that sees no other process and
 no file of the host but what Python needs, and is killed when the table ends. To start these
 quickly, one bubblewrap sandbox per process holds a Python with what entries import already
 imported, and forks each entry from it into new namespaces and fresh private folders of its own
-(:mod:`gofish_teach.forkserver`, which says what that sandbox holds; where the system allows no
+(:mod:`.forkserver`, which says what that sandbox holds; where the system allows no
 namespaces inside bubblewrap, each entry gets a bubblewrap of its own instead, the same way). It receives only
 its ``View`` and its seat's random generator (whose seed says nothing of the deck or the game
 number), never the tournament's seed (on no command line, in no environment). No two tables
@@ -22,7 +22,7 @@ share a deck, so nothing it could carry from one table to the next, even through
 no sandbox closes (the host's page cache, file locks), tells it anything there. It has a time
 limit on every decision (writing the request to it and reading its answer both count: an entry
 that stops reading forfeits) and a memory limit that counts its memory and the files it writes
-(:mod:`gofish_teach.child`); a process it leaves running after a decision, or starts between two
+(:mod:`gofish_teach.trust`); a process it leaves running after a decision, or starts between two
 of its decisions, forfeits it, and so does using more than one time limit of processor time over
 a table while the others decide (it is not stopped then: what it uses is counted, :mod:`.seat`). Its answers come back as JSON on its
 own pipe, never pickle: an entry cannot run code in the tournament's process or answer for
@@ -57,11 +57,11 @@ importable from here.
 """
 from __future__ import annotations
 
-import importlib
+from ..faces import lazy_face
 
 # Loaded when first used: an entry's process imports this package too (to reach .entry), and
 # should not pay for the host's side.
-_WHERE = {
+__all__, __getattr__, __dir__ = lazy_face(globals(), {
     "round_robin": ("BUILTINS", "MAX_TABLES", "MEMORY_MB", "TIME_LIMIT", "MAX_TIME_LIMIT", "MIN_MEMORY_MB",
                     "MAX_MEMORY_MB", "MAX_GAMES", "MAX_ENTRY_BYTES", "Entrant", "Plan", "Stopped",
                     "TournamentResult", "find_entries", "plan_tournament", "play_tournament", "run_tournament",
@@ -71,19 +71,4 @@ _WHERE = {
     "entry": ("hidden_rng", "load_entry", "save_strategy"),
     "cli": ("add_arguments", "add_command", "run_from_args"),
     "speed": ("tournament_bench",),
-}
-_MODULE_OF = {name: module for module, names in _WHERE.items() for name in names}
-__all__ = sorted(_MODULE_OF)
-
-
-def __getattr__(name: str):
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+})

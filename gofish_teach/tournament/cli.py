@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 
-from .. import jail
+from .. import trust
 from .round_robin import (BUILTINS, MAX_TABLES, MEMORY_MB, TIME_LIMIT, Stopped, plan_tournament,
                           play_tournament)
 
@@ -49,7 +49,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--seed", type=int, default=None, metavar="N",
                         help="repeat a tournament (default: a fresh secret seed, printed at the end; reuse "
                              "that one and keep it secret: a small seed can be found by trying them all)")
-    parser.add_argument("--sandbox", default="require", choices=list(jail.MODES),
+    parser.add_argument("--sandbox", default="require", choices=list(trust.MODES),
                         help="require (the default): every entry in bubblewrap, and refuse to run without it; "
                              "off: no sandbox (only on a machine that holds nothing else); auto means require")
     parser.add_argument("--jobs", type=int, default=None, metavar="N",
@@ -68,9 +68,7 @@ def run_from_args(args, out) -> None:
     try:
         _run(args, out)
     except KeyboardInterrupt:  # before the tables (planning, connecting): nothing ran yet
-        from .. import child
-
-        child.interrupt()
+        trust.interrupt()
         print("tournament: stopped (Ctrl-C) before any table was played", file=sys.stderr)
         raise SystemExit(130) from None
 
@@ -87,7 +85,7 @@ def _run(args, out) -> None:
     try:
         with dask_client(args.scheduler) as client:
             result = play_tournament(plan, client, progress=sys.stderr.isatty())
-    except jail.SandboxUnavailable as e:
+    except trust.SandboxUnavailable as e:
         raise ValueError(str(e)) from None
     except Stopped as e:
         print(f"tournament: {e}", file=sys.stderr)

@@ -1,8 +1,8 @@
 """The entry's side of the tournament: what runs in a learner's process, in its sandbox, at one table.
 
 ``python -m gofish_teach.tournament.entry FILE MEMORY_MB`` (in a bubblewrap sandbox of its
-own), or :func:`serve` (forked by :mod:`gofish_teach.forkserver` into a fresh sandbox), applies
-the limits (:func:`gofish_teach.child.limit_self`) before the entry's file is loaded, says it is
+own), or :func:`serve` (forked by :mod:`.forkserver` into a fresh sandbox), applies
+the limits (:func:`gofish_teach.trust.limit_self`) before the entry's file is loaded, says it is
 ready, then answers one request after another: each is the entry's view and its seat's seed
 (:mod:`.wire`), each answer one line of JSON. Its command line holds the file's name and the
 memory limit, nothing secret. Nothing here is trusted by the tournament (:mod:`.seat` checks
@@ -69,22 +69,22 @@ def plain_move(move):
 
 def main(argv) -> int:
     """One entry's process at one table, started in a bubblewrap sandbox of its own (its file copied in)."""
-    from .. import child
+    from .. import trust
 
     if len(argv) != 2:
         print("usage: python -m gofish_teach tournament STRATEGIES_DIR (this module's own entry is internal)",
               file=sys.stderr)
         return 2
-    child.limit_self(int(argv[1]) or None)
+    trust.limit_self(int(argv[1]) or None)
     return _play(argv[0], os.dup(0), os.dup(1))
 
 
 def serve(name: str, memory_mb: int | None, requests: int, answers: int) -> int:
-    """One entry's process at one table, forked by the fork server (:mod:`gofish_teach.forkserver`) into a
+    """One entry's process at one table, forked by the fork server (:mod:`.forkserver`) into a
     fresh sandbox: its file is the first message on its request pipe, written into its own folder."""
-    from .. import child
+    from .. import trust
 
-    child.limit_self(memory_mb)
+    trust.limit_self(memory_mb)
     stream = os.fdopen(requests, "rb")
     header = stream.read(4)
     source = stream.read(int.from_bytes(header, "big")) if len(header) == 4 else b""

@@ -26,7 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import child, forkserver, jail, learner_files
+from .. import trust
+from . import forkserver
 from ..executors import as_executor, as_finished
 from ..rules import Rules
 from .table import IDLE_ASKS, MAX_ASKS, STOP, Interrupted, play_table
@@ -92,9 +93,9 @@ def find_entries(folder, notes: list | None = None) -> list[Entrant]:
             continue
         path = folder / name
         try:
-            source = learner_files.read_plain(path, MAX_ENTRY_BYTES)
+            source = trust.read_plain(path, MAX_ENTRY_BYTES)
         except OSError as e:
-            notes.append(f"skipped {name}: {e}" if isinstance(e, learner_files.NotPlain)
+            notes.append(f"skipped {name}: {e}" if isinstance(e, trust.NotPlain)
                          else f"skipped {name}: it cannot be read ({e.strerror or type(e).__name__})")
             continue
         entrants.append(Entrant(path.stem, "learner", path.absolute(), source=source))
@@ -157,7 +158,7 @@ class TournamentResult:
         return sorted(self.entrants, key=lambda e: (e.status != "ok", -e.share, e.name))
 
     def leaderboard(self) -> str:
-        from ..stats import _text_table
+        from ..stats import text_table
 
         rows = []
         rank = 0
@@ -168,7 +169,7 @@ class TournamentResult:
                 rows.append([rank, e.name, e.kind, e.games, f"{e.share:.3f}", f"[{low:.3f}, {high:.3f}]", ""])
             else:
                 rows.append(["-", e.name, e.kind, e.games, f"{0:.3f}", "", f"forfeited ({e.status})"])
-        table = _text_table(["rank", "strategy", "kind", "games", "win share", "95% interval", "note"], rows,
+        table = text_table(["rank", "strategy", "kind", "games", "win share", "95% interval", "note"], rows,
                             right=(3, 4))
         games = len(self.tables) * self.games_per_table
         lines = [f"Class tournament: {self.rules.name} rules, {self.players} players, {len(self.tables)} tables x "
@@ -224,14 +225,14 @@ def run_tournament(folder, rules="pond", *, players: int = 4, games: int = 10, b
                    executor=None, progress: bool | str = False, log=None) -> TournamentResult:
     """Play the round robin; returns every entrant's record (see the module's docstring).
 
-    ``sandbox`` is ``"require"`` (bubblewrap, or :class:`~gofish_teach.jail.SandboxUnavailable`
-    with how to install it, before any entry runs) or ``"off"`` (:mod:`gofish_teach.jail`;
+    ``sandbox`` is ``"require"`` (bubblewrap, or :class:`~gofish_teach.trust.SandboxUnavailable`
+    with how to install it, before any entry runs) or ``"off"`` (:mod:`gofish_teach.trust`;
     ``"auto"`` means ``"require"``). ``memory_mb=None`` sets no memory limit.
     ``jobs`` tables play at once (default: two per core; an entry mostly waits for its turn).
     ``executor`` plays the tables elsewhere instead: a Dask ``distributed.Client`` (each table
     is a task on its cluster, and its entries run sandboxed on the worker that plays it) or any
     ``concurrent.futures.Executor``. There too, a worker without bubblewrap stops the
-    tournament with :class:`~gofish_teach.jail.SandboxUnavailable` (unless ``"off"``). A table depends only on the seed and its
+    tournament with :class:`~gofish_teach.trust.SandboxUnavailable` (unless ``"off"``). A table depends only on the seed and its
     entrants, so the records are the same wherever the tables play; a lost worker's tables are
     played again on another, and with no worker left the run stops with
     :class:`~gofish_teach.simulate.NoWorkers`. ``progress`` shows a progress bar (a string labels it).
@@ -275,8 +276,8 @@ def plan_tournament(folder, rules="pond", *, players: int = 4, games: int = 10, 
         raise ValueError("--jobs (jobs) and --scheduler (executor): give one (a cluster plays as many tables at "
                          "once as its workers have threads)")
     jobs = _whole("jobs", jobs, 1, 64) if jobs is not None else min(8, 2 * (os.cpu_count() or 1))
-    if sandbox not in jail.MODES:
-        raise ValueError(f"--sandbox (sandbox) must be one of {', '.join(jail.MODES)}, not {sandbox!r}")
+    if sandbox not in trust.MODES:
+        raise ValueError(f"--sandbox (sandbox) must be one of {', '.join(trust.MODES)}, not {sandbox!r}")
     if isinstance(builtins, str):
         raise ValueError(f"builtins must be a list of strategy names, not the string {builtins!r}")
     builtins = list(builtins)
@@ -291,7 +292,7 @@ def plan_tournament(folder, rules="pond", *, players: int = 4, games: int = 10, 
     if elsewhere:
         sandbox = "off" if sandbox == "off" else "require"
     else:
-        sandbox = "require" if jail.resolve(sandbox, log=log) else "off"
+        sandbox = "require" if trust.resolve_sandbox(sandbox, log=log) else "off"
     names = {e.name for e in entrants}
     builtin = {name if name not in names else f"{name} (built-in)": name for name in builtins}
     # Read once: every table gets the same text, wherever it is played (no shared folder needed).
@@ -327,7 +328,7 @@ def play_tournament(plan: Plan, executor=None, progress: bool | str = False) -> 
     # Here: a pool of threads (bwrap dies with the thread that started it, and these outlive every table).
     pool = ThreadPoolExecutor(max_workers=plan.threads) if executor is None else executor
     STOP.clear()
-    child.resume()
+    trust.resume()
     start = time.monotonic()
     try:
         for t, record in as_finished(pool, calls, plan.threads if executor is None else 0):
@@ -335,7 +336,7 @@ def play_tournament(plan: Plan, executor=None, progress: bool | str = False) -> 
             bar.update(result.games_per_table)  # a table at a time, as each comes back
     except (KeyboardInterrupt, Interrupted):
         STOP.set()
-        killed = child.interrupt()
+        killed = trust.interrupt()
         if executor is None:
             pool.shutdown(wait=False, cancel_futures=True)
             forkserver.close_server()

@@ -26,7 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from .. import child, forkserver, jail
+from .. import trust
+from . import forkserver
 from .wire import Sender
 
 #: Seconds an entry may take to load (import its file) before its first decision.
@@ -85,28 +86,28 @@ class LearnerPlayer:
                 self._fork(filename, source)
             except forkserver.Unavailable:
                 self.forked = None
-                if child.interrupted():
-                    raise child.Stopped("the run was interrupted") from None
+                if trust.interrupted():
+                    raise trust.Stopped("the run was interrupted") from None
                 _FORKS_FAIL.append(1)  # this machine cannot: one bubblewrap per entry from now on
         if self.forked is not None:
             pass
         elif sandboxed:
             fd = _in_memory(source)
             try:
-                argv = jail.command(argv, mode="require", env=env, memory_mb=memory_mb, files={filename: fd})
-                self.proc = child.start(argv, env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")}, pass_fds=[fd])
+                argv = trust.sandbox_command(argv, mode="require", env=env, memory_mb=memory_mb, files={filename: fd})
+                self.proc = trust.start(argv, env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")}, pass_fds=[fd])
             finally:
                 os.close(fd)
         else:  # a clean environment all the same: nothing of the teacher's session leaks in
             self.work = Path(tempfile.mkdtemp(prefix="table-", dir=scratch))
             (self.work / filename).write_bytes(source)
             env.update(PATH=os.environ.get("PATH", "/usr/bin:/bin"), HOME=str(self.work), LANG="C.UTF-8")
-            self.proc = child.start(argv, env=env, cwd=str(self.work))
+            self.proc = trust.start(argv, env=env, cwd=str(self.work))
         if self.proc is not None:
             self.requests, answers = self.proc.stdin.fileno(), self.proc.stdout.fileno()
         else:
             self.requests, answers = self.forked.requests, self.forked.answers
-        self.reader = child.LineReader(answers, MAX_ANSWER)
+        self.reader = trust.LineReader(answers, MAX_ANSWER)
 
     def _fork(self, filename: str, source: bytes) -> None:
         """The entry forked by this process's fork server into a fresh sandbox; its file sent on its pipe."""
@@ -116,9 +117,9 @@ class LearnerPlayer:
             os.set_blocking(fd, False)
         self.init = self.forked.keeper  # its worker is found once it has answered (no waiting for it here)
         try:
-            child.write_all(self.forked.requests, len(source).to_bytes(4, "big") + source,
+            trust.write_all(self.forked.requests, len(source).to_bytes(4, "big") + source,
                             time.monotonic() + START_TIME)
-        except (child.Deadline, child.Closed):
+        except (trust.Deadline, trust.Closed):
             pass  # it will not load: its answer says so
 
     def start(self) -> None:
@@ -127,8 +128,8 @@ class LearnerPlayer:
             self._answer(time.monotonic() + START_TIME, START_TIME, "loading the file")
             self.started = True
             self._find_worker()
-            folders = [f"/proc/{self.worker}/root{f}" for f in jail.PRIVATE] if self.sandboxed else []
-            self.watch = child.Watch(self.worker, folders, (self.memory_mb or 0) * 2**20)
+            folders = [f"/proc/{self.worker}/root{f}" for f in trust.PRIVATE] if self.sandboxed else []
+            self.watch = trust.Watch(self.worker, folders, (self.memory_mb or 0) * 2**20)
             self._after("loading its file")
 
     def choose(self, view, seat_seed: int) -> tuple:
@@ -145,12 +146,12 @@ class LearnerPlayer:
         message = self.sender.request(view, seat_seed)
         deadline = time.monotonic() + self.time_limit
         try:
-            child.write_all(self.requests, message, deadline)
-        except child.Deadline:
+            trust.write_all(self.requests, message, deadline)
+        except trust.Deadline:
             self.close()
             raise Forfeit("timeout", f"it did not take the tournament's request within the time limit of "
                                      f"{self.time_limit:g} s (it stopped reading, or filled its own input)") from None
-        except child.Closed:
+        except trust.Closed:
             self.close()
             raise Forfeit("crash", "its process had ended") from None
         move = self._answer(deadline, self.time_limit, "one decision")
@@ -164,10 +165,10 @@ class LearnerPlayer:
     def _answer(self, deadline: float, limit: float, what: str):
         try:
             line = self.reader.line(deadline)
-        except child.Deadline:
+        except trust.Deadline:
             self.close()
             raise Forfeit("timeout", f"no answer within the time limit of {limit:g} s for {what}") from None
-        except child.Closed:
+        except trust.Closed:
             self.close()
             raise Forfeit("crash", "its process ended without answering (it may have run out of memory)") from None
         except ValueError:
@@ -199,8 +200,8 @@ class LearnerPlayer:
             self.worker = self.proc.pid
             return
         # bwrap (our child) -> bwrap's init, pid 1 inside -> the worker, pid 2 inside.
-        outer = child.children(self.proc.pid)
-        inner = child.children(outer[0]) if len(outer) == 1 else []
+        outer = trust.children(self.proc.pid)
+        inner = trust.children(outer[0]) if len(outer) == 1 else []
         if len(inner) != 1:
             self.close()
             raise Forfeit("process", f"it started {max(len(inner) - 1, 0)} other process(es) while loading; "
@@ -211,29 +212,29 @@ class LearnerPlayer:
         """Processes still running in this entry's sandbox other than the worker (``every``: ended ones not
         waited for too). Forked, the worker is process 1 of its namespace, so every orphan is its child too."""
         if threads == 1:  # one thread: its children are that thread's (a listing of the threads saved)
-            found = self.watch.children() if self.watch is not None else child.children_of_task(self.worker)
+            found = self.watch.children() if self.watch is not None else trust.children_of_task(self.worker)
         else:
-            found = child.children(self.worker)
+            found = trust.children(self.worker)
         if self.init is not None and self.forked is None:
-            found += [p for p in child.children_of_task(self.init) if p != self.worker]
-        return found if every else [p for p in found if child.running(p)]
+            found += [p for p in trust.children_of_task(self.init) if p != self.worker]
+        return found if every else [p for p in found if trust.running(p)]
 
     def held(self, resident: int | None = None) -> int:
         """Bytes the entry holds: its process's memory and, in the sandbox, what its private folders hold."""
         if resident is not None and self.watch is not None:
             return resident + self.watch.folders_used()
-        folders = [f"/proc/{self.worker}/root{f}" for f in jail.PRIVATE] if self.sandboxed else []
+        folders = [f"/proc/{self.worker}/root{f}" for f in trust.PRIVATE] if self.sandboxed else []
         size = (self.memory_mb or 0) * 2**20
         if resident is None:
-            return child.held([self.worker], folders, size)
-        return resident + sum(child.folder_used(f, size) for f in folders)
+            return trust.held([self.worker], folders, size)
+        return resident + sum(trust.folder_used(f, size) for f in folders)
 
     def _after(self, after: str) -> None:
         """After a decision: a :class:`Forfeit` if it left a process running, or holds more than its memory
         limit (its memory and its files together); then what it has used and started so far is noted."""
         threads, resident, reaped = self.watch.state()  # one read for all three
         found = self._others(threads, every=True)
-        others = [p for p in found if child.running(p)]
+        others = [p for p in found if trust.running(p)]
         if others:
             self.close()
             raise Forfeit("process", f"it left {len(others)} process(es) running after {after} (a fork, or a "
@@ -276,7 +277,7 @@ class LearnerPlayer:
         else:
             inside = [self.init, self.worker] + self._others() if self.sandboxed and self.init is not None else []
         if self.proc is not None:
-            child.finish(self.proc)
+            trust.finish(self.proc)
         elif self.forked is not None:
             self.forked.kill()
             for fd in (self.forked.requests, self.forked.answers):
@@ -288,7 +289,7 @@ class LearnerPlayer:
         # exit is reported: a child the entry started with setsid could be seen for a moment after
         # (a fresh clone's test did). Wait for it, bounded (a pid may be reused meanwhile).
         deadline = time.monotonic() + CLOSE_WAIT
-        while any(child.running(p) for p in inside) and time.monotonic() < deadline:
+        while any(trust.running(p) for p in inside) and time.monotonic() < deadline:
             time.sleep(0.005)
         if self.work is not None:
             import shutil
@@ -331,7 +332,7 @@ def _import_path() -> str:
     """Where the entry's Python finds this package and the installed ones, without ``site``."""
     import sysconfig
 
-    folders = [os.path.dirname(jail.package_dir()), sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]]
+    folders = [os.path.dirname(trust.package_dir()), sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]]
     return os.pathsep.join(dict.fromkeys(os.path.realpath(f) for f in folders))
 
 

@@ -28,7 +28,7 @@ import threading
 
 import numpy as np
 
-from .. import child, jail
+from .. import trust
 from ..game import Game, IllegalMove
 from .seat import Forfeit, LearnerPlayer, one_line
 
@@ -85,7 +85,7 @@ def play_table(job: dict) -> dict:
                                                      sandboxed, scratch)
             for g in range(job["games"]):
                 _play_game(state, g)
-        except child.Stopped:
+        except trust.Stopped:
             raise Interrupted from None
         finally:
             for p in state.playing.values():
@@ -99,9 +99,9 @@ def play_table(job: dict) -> dict:
 def _sandbox_here(mode: str) -> bool:
     """Whether to sandbox on this machine (``mode`` is require or off); on one without bwrap, say which."""
     try:
-        return jail.resolve(mode)
-    except jail.SandboxUnavailable as e:
-        raise jail.SandboxUnavailable(f"on {socket.gethostname()}, where a table was to be played: {e}") from None
+        return trust.resolve_sandbox(mode)
+    except trust.SandboxUnavailable as e:
+        raise trust.SandboxUnavailable(f"on {socket.gethostname()}, where a table was to be played: {e}") from None
 
 
 class _Table:

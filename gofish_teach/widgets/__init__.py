@@ -9,7 +9,9 @@
 """
 from .explorer import Explorer
 from .lab import Lab
-from .question import Feedback, Question, reveal
+from .question import ANSWER_MIME, LETTERS, Feedback, Question, parse_number, reveal, show_number
 from .table import Table
 
-__all__ = ["Table", "Explorer", "Lab", "Question", "Feedback", "reveal"]
+__all__ = ["Table", "Explorer", "Lab", "Question", "Feedback", "reveal",
+           # for the teacher's tools: how a question's answers are read, written and saved
+           "ANSWER_MIME", "LETTERS", "parse_number", "show_number"]

@@ -41,7 +41,7 @@ def one_blas_thread():
     one, in the same run). The counts limit themselves too; this also covers the rest of a click
     (the sampler's fallback, the bots). A learner's own numpy code keeps every thread.
     """
-    from ..probability.exact import one_blas_thread as limit
+    from ..probability import one_blas_thread as limit
 
     return limit()
 

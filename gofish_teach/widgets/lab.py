@@ -30,9 +30,8 @@ import os
 import ipywidgets as w
 from matplotlib.figure import Figure
 
-from ..plots import plot_game_length, plot_win_share
 from ..rules import PRESETS, Rules
-from ..stats import paired_test, win_share
+from ..stats import paired_test, plot_game_length, plot_win_share, win_share
 from ..strategies import STRATEGIES, get_strategy
 from ._panes import Placeheld, message_html, read_whole, settle_libraries, short_error, show_png, stable_model_id
 from ._slider import Slider

@@ -208,7 +208,7 @@ class Question:
         """The right answer as the feedback writes it: ``"C, \\"less than 1/2\\""`` or ``"2/47 (0.0426)"``."""
         if self.kind == "choice":
             return f"{LETTERS[self.correct]}, \"{self.choices[self.correct]}\""
-        return _show(self.correct)
+        return show_number(self.correct)
 
     def _index(self, given) -> int | None:
         """The index of a choice given as its index, its letter or its text; None if it is none of them."""
@@ -415,15 +415,15 @@ def _exact(x) -> Fraction:
 
 
 def _show_apart(value: Fraction, correct: Fraction) -> str:
-    """``value`` as :func:`_show` writes it, with more digits when its short form would read as ``correct``.
+    """``value`` as :func:`show_number` writes it, with more digits when its short form would read as ``correct``.
 
     >>> _show_apart(Fraction("15.0000001"), Fraction(15))
     '15.0000001'
     >>> _show_apart(Fraction(1, 3) + Fraction(1, 10**9), Fraction(1, 3))
     '0.333333334...'
     """
-    shown = _show(value)
-    if value == correct or (_show(correct) not in shown and f"({_decimal(correct)})" not in shown):
+    shown = show_number(value)
+    if value == correct or (show_number(correct) not in shown and f"({_decimal(correct)})" not in shown):
         return shown
     for digits in range(5, 18):
         decimal = f"{float(value):.{digits}g}"
@@ -448,7 +448,7 @@ def _apart(decimal: str, correct: Fraction, digits: int) -> bool:
         return True
 
 
-def _show(x: Fraction) -> str:
+def show_number(x: Fraction) -> str:
     """``2/47 (0.0426)``, ``4``, ``0.25``: exact, with a decimal beside a fraction."""
     if x.denominator == 1:
         return str(x.numerator)

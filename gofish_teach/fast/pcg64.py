@@ -19,8 +19,9 @@ True
 
 Editing this file: numba's cache does not notice changes to compiled functions defined in
 another file (a documented limit of its caching), so the cached code of
-:mod:`gofish_teach.fast`, which calls these, would keep the old version. Delete its cache
-(``gofish_teach/__pycache__/fast.*.nbi`` and ``.nbc``) after a change here.
+:mod:`.engine` (and of the search bot, :mod:`gofish_teach.bestplay.search`), which call these,
+would keep the old version. Delete their caches (``gofish_teach/fast/__pycache__/engine.*.nbi``
+and ``.nbc``, ``gofish_teach/bestplay/__pycache__/search.*``) after a change here.
 """
 from __future__ import annotations
 

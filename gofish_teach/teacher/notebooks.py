@@ -1,4 +1,4 @@
-"""Keep a run notebook as JupyterLab would save it: ``python -m gofish_teach.notebooks NB.ipynb ...``.
+"""Keep a run notebook as JupyterLab would save it: ``python -m gofish_teach.teacher.notebooks NB.ipynb ...``.
 
 ``make notebooks`` runs each notebook with nbconvert and then tidies it here, so that opening
 it in JupyterLab, running all cells and saving gives back the same bytes:

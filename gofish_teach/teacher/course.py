@@ -26,7 +26,7 @@ a notebook the learner changed (or ran: outputs count) from an older version of 
 >>> copy_course(tmp)                                                # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-gofish_teach.course.CourseConflict: 1 notebook(s) in ... differ from the course's and were changed or run by you, ...
+gofish_teach.teacher.course.CourseConflict: 1 notebook(s) in ... differ from the course's and were changed or run by you, ...
 >>> copy_course(tmp, update=True).kept == [f"lessons/{lesson.name}"]
 True
 >>> shutil.rmtree(tmp)
@@ -41,11 +41,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 #: Where each folder of the course comes from (a folder of the repository, or of the wheel's
-#: ``gofish_teach/_course/``) and where it goes in the learner's copy. Only the ``*.ipynb``
+#: ``gofish_teach/teacher/_course/``) and where it goes in the learner's copy. Only the ``*.ipynb``
 #: directly inside a folder are taken.
 FOLDERS = {"notebooks": "lessons", "exercises": "exercises"}
 PACKAGED = Path(__file__).resolve().parent / "_course"
-REPOSITORY = Path(__file__).resolve().parent.parent
+REPOSITORY = Path(__file__).resolve().parents[2]
 MANIFEST = ".gofish-course.json"
 
 

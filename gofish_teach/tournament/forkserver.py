@@ -3,7 +3,7 @@
 Starting an entry's sandbox the plain way (bubblewrap, a new Python, importing numpy and this
 kit) costs about 0.1-0.2 s of processor time, and a class tournament starts one per entry per
 table (about 730 for 30 learners and 200 tables): most of its time. So a tournament starts
-**one** bubblewrap sandbox (:func:`gofish_teach.jail.command`, exactly as for an entry: the
+**one** bubblewrap sandbox (:func:`gofish_teach.trust.sandbox_command`, exactly as for an entry: the
 read-only root, the answers masked, no network) holding a trusted Python that has imported all
 that once and runs no learner's code. For each entry at each table it makes a copy of itself
 (one ``clone`` into new namespaces, where the kit can call it; else two forks, the first a keeper
@@ -27,7 +27,7 @@ it does between bubblewrap sandboxes; no secret of the tournament lives there
 (:mod:`gofish_teach.tournament.table`).
 
 :class:`ForkServer` is the tournament's end; :func:`serve` runs inside (``python -m
-gofish_teach.forkserver FD``). Linux only, as bubblewrap is.
+gofish_teach.tournament.forkserver FD``). Linux only, as bubblewrap is.
 """
 from __future__ import annotations
 
@@ -87,9 +87,9 @@ class Forked:
     def kill(self) -> None:
         """Kill the entry (process 1 of its namespace: everything in it dies); its keeper then ends. Before
         the worker is known: the keeper's children, and the keeper."""
-        from . import child
+        from .. import trust
 
-        for pid in [self.worker] if self.worker is not None else child.children(self.keeper) + [self.keeper]:
+        for pid in [self.worker] if self.worker is not None else trust.children(self.keeper) + [self.keeper]:
             try:
                 os.kill(pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
@@ -100,21 +100,21 @@ class ForkServer:
     """The tournament's end of the fork server: :meth:`fork` an entry; thread-safe."""
 
     def __init__(self, env: dict, python: str, import_path: str):
-        from . import child, jail
+        from .. import trust
 
         self.lock = threading.Lock()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         # Not root inside (even for a teacher who is): Linux lets a namespace map user 0 of its parent
         # only with a capability that no process here has, and each entry's sandbox maps its parent's user.
         ids = (os.getuid() or NOBODY, os.getgid() or NOBODY)
-        argv = jail.command([python, "-S", "-m", "gofish_teach.forkserver", str(theirs.fileno())], mode="require",
-                            env=dict(env, PYTHONPATH=import_path), memory_mb=64, ids=ids)
+        argv = trust.sandbox_command([python, "-S", "-m", "gofish_teach.tournament.forkserver", str(theirs.fileno())],
+                                     mode="require", env=dict(env, PYTHONPATH=import_path), memory_mb=64, ids=ids)
         self.proc = None
         started = threading.Event()
 
         def start():  # bubblewrap dies with the thread that started it: this one lives as long as the process
             try:
-                self.proc = child.start(argv, env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
+                self.proc = trust.start(argv, env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
                                         pass_fds=[theirs.fileno()], stdin=False)
             finally:
                 started.set()
@@ -139,10 +139,10 @@ class ForkServer:
 
     def _inside(self) -> int:
         """The server's own pid (bwrap -> its init -> the server)."""
-        from . import child
+        from .. import trust
 
-        outer = child.children(self.proc.pid)
-        inner = child.children(outer[0]) if len(outer) == 1 else []
+        outer = trust.children(self.proc.pid)
+        inner = trust.children(outer[0]) if len(outer) == 1 else []
         if len(inner) != 1:
             self.close()
             raise Unavailable("the fork server's process could not be found")
@@ -174,9 +174,9 @@ class ForkServer:
 
     def _host_pid(self, pid) -> int:
         """The pid, as this process sees it, of the server's child numbered ``pid`` inside."""
-        from . import child
+        from .. import trust
 
-        for candidate in child.children(self.server):
+        for candidate in trust.children(self.server):
             numbers = _nspid(candidate)
             # Its number in the server's namespace (an entry made by clone has one more, in its own).
             if len(numbers) >= self.level and self.level >= 2 and numbers[self.level - 1] == pid:
@@ -186,14 +186,14 @@ class ForkServer:
     @staticmethod
     def _only_child(keeper: int) -> int:
         """The entry's process: the keeper's one child, once it has made it."""
-        from . import child
+        from .. import trust
 
         deadline = time.monotonic() + SPAWN_SECONDS
         while time.monotonic() < deadline:
-            found = child.children(keeper)
+            found = trust.children(keeper)
             if found:
                 return found[0]
-            if not child.running(keeper):
+            if not trust.running(keeper):
                 break
             time.sleep(0.0005)
         raise Unavailable("the entry's sandbox was not made")
@@ -201,7 +201,7 @@ class ForkServer:
     def close(self, wait: float = 5.0) -> None:
         """End the server: it waits for the entries still running (each killed by its table), then ends;
         killed past ``wait`` seconds."""
-        from . import child
+        from .. import trust
 
         global CPU_SECONDS
         try:
@@ -219,7 +219,7 @@ class ForkServer:
                 self.proc.wait(wait)
             except Exception:  # noqa: BLE001 - subprocess.TimeoutExpired: not ending, killed
                 pass
-            child.finish(self.proc)
+            trust.finish(self.proc)
 
 
 def _nspid(pid: int) -> list[int]:
@@ -460,7 +460,7 @@ def _entry(request: dict, requests: int, answers: int) -> None:
         os.chdir("/sandbox")
         os.environ.clear()
         os.environ.update({"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/sandbox", "LANG": "C.UTF-8"})
-        from .tournament import entry
+        from . import entry
 
         code = entry.serve(request["name"], request.get("memory_mb"), requests, answers)
     except BaseException:  # noqa: BLE001
@@ -495,8 +495,8 @@ def _warm() -> None:
     import numpy.random  # noqa: F401
 
     import gofish_teach  # noqa: F401
-    from . import child, strategies  # noqa: F401
-    from .tournament import entry, wire  # noqa: F401
+    from .. import strategies, trust  # noqa: F401
+    from . import entry, wire  # noqa: F401
 
     entry.hidden_rng(0).integers(2)  # a generator made and used once: whatever that loads is loaded
     numpy.int64(1) + 1

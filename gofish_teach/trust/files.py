@@ -19,7 +19,7 @@ b'x = 1\\n'
 >>> read_plain(folder / "b.py", 100)
 Traceback (most recent call last):
 ...
-gofish_teach.learner_files.NotPlain: a symbolic link, not a plain file
+gofish_teach.trust.files.NotPlain: a symbolic link, not a plain file
 """
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 Three places run a learner's code: the grader (:mod:`gofish_teach.grade`), the class tournament
 (:mod:`gofish_teach.tournament`) and the checks in the exercise notebooks
 (:mod:`gofish_teach.exercises.sandbox`). They all start, feed, read, measure and kill that
-process with this module, and wrap its command in bubblewrap with :mod:`gofish_teach.jail`,
+process with this module, and wrap its command in bubblewrap with :mod:`.jail`,
 so a fix made here reaches all three.
 
 **The policy, one for all three.** A child's ``memory_mb`` is the budget of everything it holds:
@@ -12,7 +12,7 @@ so a fix made here reaches all three.
   than ``memory_mb`` (``RLIMIT_FSIZE``; a write past it fails with ``EFBIG`` instead of killing
   the process), and dumps no core;
 - in the sandbox its private folders (``/tmp`` and its own work folder) are memory too
-  (tmpfs), each at most ``memory_mb`` (:func:`gofish_teach.jail.command`), so nothing it writes
+  (tmpfs), each at most ``memory_mb`` (:func:`.jail.command`), so nothing it writes
   reaches the teacher's disk;
 - its parent adds up what it holds, the resident memory of every process it started (forked
   children included) plus what its private folders hold (:func:`held`), and kills it past

@@ -10,13 +10,13 @@ and writes:
   the choice's text, right or wrong), and a row for each notebook that could not be read, with why;
 - ``<question>.png``: a bar chart per question of how many gave each answer, the right one marked.
 
-Learners' files are taken as hostile (:mod:`gofish_teach.learner_files`): no link is followed,
+Learners' files are taken as hostile (:mod:`gofish_teach.trust`): no link is followed,
 nothing larger than :data:`MAX_BYTES` is read, and a notebook that is not JSON spoils only its
 own row.
 
 >>> import tempfile, json
 >>> from pathlib import Path
->>> from gofish_teach.widgets.question import ANSWER_MIME
+>>> from gofish_teach.widgets import ANSWER_MIME
 >>> root = Path(tempfile.mkdtemp())
 >>> first = {"id": "L00-queen-chance", "kind": "choice", "answer": "B", "text": "between 1/4 and 1/2",
 ...          "choices": ["less than 1/4", "between 1/4 and 1/2"], "status": "right"}
@@ -36,8 +36,8 @@ from collections import Counter
 from dataclasses import astuple, dataclass, fields
 from pathlib import Path
 
-from .learner_files import NotPlain, read_plain, walk_plain
-from .widgets.question import ANSWER_MIME
+from ..trust import NotPlain, read_plain, walk_plain
+from ..widgets import ANSWER_MIME
 
 #: The largest notebook read (a lesson with its outputs is well under this).
 MAX_BYTES = 20 * 2**20
@@ -132,7 +132,7 @@ def histograms(rows: list[Row], folder: Path) -> list[Path]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .widgets.question import LETTERS, parse_number
+    from ..widgets import LETTERS, parse_number
     written = []
     by_question: dict[str, list[Row]] = {}
     for row in rows:

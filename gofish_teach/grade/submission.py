@@ -1,12 +1,12 @@
 """The submission's side of the grader: what runs in a notebook's own process, in the sandbox.
 
-``python -m gofish_teach.grade_child`` reads one request (JSON, from the trusted grader, on
-stdin), applies the limits (:func:`gofish_teach.child.limit_self`) before any learner's code,
+``python -m gofish_teach.grade.submission`` reads one request (JSON, from the trusted grader, on
+stdin), applies the limits (:func:`gofish_teach.trust.limit_self`) before any learner's code,
 copies the submission from its read-only folder into its own (memory, counted in its limit),
 runs the notebook's code cells (the check cells skipped), calls the learner's function on each
 case and writes back one JSON line per case with only what it returned, as a plain value
 (:mod:`gofish_teach.exercises.plain`). Whatever the learner's code prints goes nowhere. The
-grader (:mod:`gofish_teach.grade`) judges the values; nothing here decides a mark.
+grader (:mod:`gofish_teach.grade.grader`) judges the values; nothing here decides a mark.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import signal
 import sys
 from pathlib import Path
 
-from . import child
+from .. import trust
 
 TIME_LIMIT = 300.0
 
@@ -30,7 +30,7 @@ def _worker(request: dict, emit) -> None:
     """Run the notebook, then call its function on every case; ``emit`` what happened, as plain data."""
     from IPython.core.interactiveshell import InteractiveShell
 
-    from .exercises import get_exercise, plain, sandbox
+    from ..exercises import call_in_child, encode_plain, get_exercise
 
     shell = InteractiveShell.instance()
     ex = get_exercise(request["exercise"])
@@ -44,10 +44,10 @@ def _worker(request: dict, emit) -> None:
         return
     limit = request.get("case_time_limit") or ex.time_limit
     for k, wire in enumerate(request["cases"]):
-        outcome = sandbox.call(ex.call, (func, wire), time_limit=limit)
+        outcome = call_in_child(ex.call, (func, wire), time_limit=limit)
         reply = {"case": k, "status": outcome.status, "error": outcome.error[:300]}
         if outcome.status == "ok":
-            reply["value"] = plain.encode(outcome.value)
+            reply["value"] = encode_plain(outcome.value)
         emit(reply)
         if outcome.status == "timeout":
             break
@@ -96,7 +96,7 @@ def main() -> int:
     """What each notebook's process runs: the request on stdin, the replies on stdout."""
     request = json.loads(sys.stdin.buffer.read())
     sys.stdin.close()
-    child.limit_self(request.get("memory_mb"), request.get("time_limit", TIME_LIMIT))
+    trust.limit_self(request.get("memory_mb"), request.get("time_limit", TIME_LIMIT))
     if request.get("inputs"):  # in the sandbox: the submission, read-only, copied into its own folder
         shutil.copytree(request["inputs"], ".", dirs_exist_ok=True, symlinks=True)
     # The learner's folder last on the path (PYTHONSAFEPATH kept it off the front): their helper

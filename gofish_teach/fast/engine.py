@@ -13,7 +13,7 @@ Randomness, and why both engines agree: seat ``s`` of game ``g`` draws from its 
 generator, whose doubles are ``numpy.random.default_rng(int(seeds[g, s]))``'s (the readable
 engine uses ``strategies.seat_rng``, the same stream), and each random choice is one
 ``random()`` double (see :func:`gofish_teach.strategies.pick`). Compiled code cannot make a
-NumPy ``Generator``, so :mod:`gofish_teach.pcg64` re-implements ``default_rng`` bit for bit,
+NumPy ``Generator``, so :mod:`.pcg64` re-implements ``default_rng`` bit for bit,
 and this module keeps one such state per seat.
 
 Playing a batch (card code = ``rank_index * CARDS_PER_RANK + suit_index``, row 0 of a deck is
@@ -44,7 +44,7 @@ players, any ``hand_size`` and ``n_ranks``, and the variants ``bluff`` (built-in
 never bluff, so play is unchanged), ``book_size=2`` and ``teams``. Not supported
 (:func:`supports` says so and the caller uses the readable engine): ``specific_card``, and
 any other strategy (``greedy``, or one a learner wrote). Those terms, the card codes and
-the cap on asks are in :mod:`gofish_teach.fast_spec`, which callers read without loading numba.
+the cap on asks are in :mod:`.spec`, which callers read without loading numba.
 
 Compiled code cannot be interrupted, so a game that reaches ``max_asks`` asks stops with
 :class:`GameTooLong`, saying whether cards were still moving (a longer cap would help) or
@@ -57,28 +57,13 @@ from typing import Sequence
 import numpy as np
 from numba import njit
 
-from .fast_spec import CARDS_PER_RANK, FAST_STRATEGIES, MAX_ASKS, fast_path_plays, too_long_message
+from ..rules import Rules
+from ..strategies import GameTooLong
 from .pcg64 import STATE_SIZE, WORK_SIZE, as_seeds, next_double, seed_state
-from .pcg64 import random_doubles  # noqa: F401 (importable from here, as before the generator had a module)
-from .rules import EMPTY_HAND_RULES, END_RULES, Rules
-from .strategies import GameTooLong
+from .spec import (CARDS_PER_RANK, DRAW_ONE_PLAY, EMPTY_HAND_AND_OCEAN, FAST_STRATEGIES, MAX_ASKS, MEMORY,
+                   NEW_HAND, NO_PARTNER, OCEAN_EMPTY, RANDOM, TOO_LONG, fast_path_plays, rule_codes, strategy_codes,
+                   too_long_message)
 
-# The compiled loop cannot take strings, so every choice the rules and the lineup make is
-# passed as a small int; these names say which. (numba reads module-level ints as constants.)
-#: Strategy codes: the index in FAST_STRATEGIES.
-RANDOM, MEMORY, MOST_HELD = (FAST_STRATEGIES.index(name) for name in ("random", "memory", "most_held"))
-#: Empty-hand rule codes (Rules.empty_hand).
-NEW_HAND, DRAW_ONE_PLAY, DRAW_ONE_PASS = 0, 1, 2
-EMPTY_HAND_CODES = {"new_hand": NEW_HAND, "draw_one_play": DRAW_ONE_PLAY, "draw_one_pass": DRAW_ONE_PASS}
-#: End rule codes (Rules.end).
-ALL_BOOKS, EMPTY_HAND_AND_OCEAN, OCEAN_EMPTY = 0, 1, 2
-END_CODES = {"all_books": ALL_BOOKS, "empty_hand_and_ocean": EMPTY_HAND_AND_OCEAN, "ocean_empty": OCEAN_EMPTY}
-assert set(EMPTY_HAND_CODES) == set(EMPTY_HAND_RULES) and set(END_CODES) == set(END_RULES), \
-    "a rule option was added: give it a code here and a branch in _play"
-#: The partner of a seat when there are no teams.
-NO_PARTNER = -1
-#: play_games' result when a game reaches max_asks without ending.
-TOO_LONG = -1
 #: Asks a game the record of asks (``moves=True``) first has room for: most games need fewer;
 #: if they need more, the batch is played again with room for every ask.
 MOVES_ROOM = 128
@@ -305,9 +290,9 @@ def _choose(code, p, hands, sizes, known, last, dead, teams, rngs, buf):
 # Inlined into _play (a call per game would cost about as much as a short game's asks) and into the
 # search bot's rollouts (gofish_teach.bestplay.search), which play on from a position: one copy of the rules.
 @njit(cache=True, error_model="numpy", inline="always")
-def _play_on(deck, top, current, forced_target, forced_rank, codes, deal, empty_rule, end_rule, draw_again,
-             book_size, total_books, teams, bluff, max_asks, hands, sizes, books, known, last, dead, rngs, buf,
-             trace, clock, n_books):
+def play_on(deck, top, current, forced_target, forced_rank, codes, deal, empty_rule, end_rule, draw_again,
+            book_size, total_books, teams, bluff, max_asks, hands, sizes, books, known, last, dead, rngs, buf,
+            trace, clock, n_books):
     """Play on from ``current``'s turn, the ocean ``deck[top:]``, to the end, following ``Game`` step by
     step; ``current``'s first ask is ``(forced_target, forced_rank)`` when ``forced_rank >= 0`` (it must
     hold cards then). Fills ``books`` and, while it has room, ``trace`` with the asks (player, target,
@@ -393,8 +378,8 @@ def _play_on(deck, top, current, forced_target, forced_rank, codes, deal, empty_
 @njit(cache=True, error_model="numpy")
 def _play(deck, seeds, codes, deal, empty_rule, end_rule, draw_again, book_size, total_books, teams, bluff,
           max_asks, hands, sizes, books, known, last, dead, rngs, work, buf, trace):
-    """One game: the deal (round robin, books laid at once), then :func:`_play_on` from seat 0's turn
-    with the clock at 0. Returns what :func:`_play_on` returns."""
+    """One game: the deal (round robin, books laid at once), then :func:`play_on` from seat 0's turn
+    with the clock at 0. Returns what :func:`play_on` returns."""
     n = hands.shape[0]
     hands[:, :] = 0
     books[:] = 0
@@ -408,9 +393,9 @@ def _play(deck, seeds, codes, deal, empty_rule, end_rule, draw_again, book_size,
     n_books = 0
     for p in range(n):
         n_books += _lay_books(p, hands, sizes, books, known, book_size)
-    return _play_on(deck, deal * n, 0, -1, -1, codes, deal, empty_rule, end_rule, draw_again, book_size,
-                    total_books, teams, bluff, max_asks, hands, sizes, books, known, last, dead, rngs, buf, trace,
-                    0, n_books)
+    return play_on(deck, deal * n, 0, -1, -1, codes, deal, empty_rule, end_rule, draw_again, book_size,
+                   total_books, teams, bluff, max_asks, hands, sizes, books, known, last, dead, rngs, buf, trace,
+                   0, n_books)
 
 
 @njit(cache=True, error_model="numpy")
@@ -427,7 +412,6 @@ def _play_many(codes, deal, empty_rule, end_rule, draw_again, book_size, total_b
     rngs = np.empty((n, STATE_SIZE), np.uint64)
     work = np.empty(WORK_SIZE, np.uint64)
     buf = np.empty(max(n, n_ranks), np.int64)
-    score = np.empty(n, np.int64)
     used = 0
     for g in range(decks.shape[0]):
         books = books_out[g]
@@ -439,13 +423,35 @@ def _play_many(codes, deal, empty_rule, end_rule, draw_again, book_size, total_b
             return g, idle, used
         asks_out[g] = asks
         used += asks
-        for p in range(n):  # partners pool their books for the win
-            partner = _partner(p, n, teams)
-            score[p] = books[p] + (books[partner] if partner != NO_PARTNER else 0)
-        best = score.max()
+        won = shares(books, teams)
         for p in range(n):
-            winners_out[g, p] = score[p] == best
+            winners_out[g, p] = won[p] > 0
     return -1, 0, used
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def shares(books, teams):
+    """Each seat's win share of a finished game with ``books`` laid by seat: partners (``teams``)
+    pool their books, and the seats with the most share the win equally (a k-way tie, 1/k each).
+
+    >>> shares(np.array([4, 6, 3, 0]), False).tolist(), shares(np.array([4, 6, 3, 0]), True).tolist()
+    ([0.0, 1.0, 0.0, 0.0], [0.5, 0.0, 0.5, 0.0])
+    """
+    n = books.shape[0]
+    score = np.empty(n, np.int64)
+    for p in range(n):
+        partner = _partner(p, n, teams)
+        score[p] = books[p] + (books[partner] if partner != NO_PARTNER else 0)
+    best = score.max()
+    tied = 0
+    for p in range(n):
+        if score[p] == best:
+            tied += 1
+    out = np.zeros(n)
+    for p in range(n):
+        if score[p] == best:
+            out[p] = 1.0 / tied
+    return out
 
 
 @njit(cache=True, error_model="numpy")
@@ -526,16 +532,14 @@ def play_games(lineup: Sequence[str], rules: Rules, decks: np.ndarray, seeds: np
         raise ValueError(f"seeds: {seeds.shape[1]} per game, but {n} seats each need their own")
     if isinstance(max_asks, bool) or not isinstance(max_asks, (int, np.integer)) or max_asks < 1:
         raise ValueError(f"max_asks must be a positive int, not {max_asks!r}")
-    codes = np.array([FAST_STRATEGIES.index(name) for name in lineup], np.int64)
+    codes = strategy_codes(lineup)
     trace = np.zeros((games * MOVES_ROOM if moves else 0, 3), np.int16)
     while True:
         books = np.zeros((games, n), np.int64)
         asks = np.zeros(games, np.int64)
         winners = np.zeros((games, n), np.bool_)
-        stuck, idle, used = _play_many(
-            codes, rules.deal_size(n), EMPTY_HAND_CODES[rules.empty_hand], END_CODES[rules.end],
-            rules.book_draw_again, rules.book_size, rules.total_books, rules.teams, rules.bluff, rules.n_ranks,
-            int(max_asks), decks, seeds, books, asks, winners, trace)
+        stuck, idle, used = _play_many(codes, *rule_codes(rules, n), rules.n_ranks, int(max_asks), decks, seeds,
+                                       books, asks, winners, trace)
         if stuck >= 0:
             error = GameTooLong(too_long_message(f"decks[{stuck}]", max_asks, idle, lineup, rules))
             error.row, error.idle_asks = int(stuck), int(idle)  # for simulate, to name the tournament's game

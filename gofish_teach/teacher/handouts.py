@@ -1,7 +1,7 @@
 """Printable handouts: one PDF per lesson and per exercise sheet, from the saved notebooks.
 
 ``make handouts`` (or ``gofish-teach handouts DIR``) exports each notebook of the course (the
-lessons and the exercise sheets, never the solutions: see :mod:`gofish_teach.course`) to HTML
+lessons and the exercise sheets, never the solutions: see :mod:`gofish_teach.teacher.course`) to HTML
 with nbconvert and prints it to PDF with headless Chromium; no LaTeX. For paper:
 
 - a code cell whose only output is a figure shows the figure, not the code that draws it;
@@ -73,7 +73,7 @@ def mathml(tex: str, display: bool = False) -> str:
 
 
 def _widget_doc(name: str) -> str | None:
-    from . import widgets
+    from .. import widgets
 
     cls = getattr(widgets, name, None)
     doc = (getattr(cls, "__doc__", None) or "").strip()
@@ -111,7 +111,7 @@ def lesson_question(source: str):
     """The :class:`~gofish_teach.widgets.Question` a lesson's question cell builds (None if it is not one)."""
     import ast
 
-    from .widgets import Question
+    from ..widgets import Question
 
     try:
         call = ast.parse(source).body[-1].value
@@ -124,11 +124,11 @@ def lesson_question(source: str):
 
 def _key_html(q) -> str:
     """The teacher's key under a question: the answer, the explanation, and what each usual wrong answer hears."""
-    from .widgets.question import LETTERS, _show
+    from ..widgets import LETTERS, show_number
 
     parts = [f"<b>Key.</b> The answer is {html.escape(q.shown_answer())}. {html.escape(q.explain)}"]
     for k, why in q.wrong.items():
-        said = f"{LETTERS[k]}" if q.kind == "choice" else _show(k)
+        said = f"{LETTERS[k]}" if q.kind == "choice" else show_number(k)
         parts.append(f"<i>If {html.escape(said)}:</i> {html.escape(why)}")
     return "<br>".join(parts)
 

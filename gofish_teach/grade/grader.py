@@ -9,9 +9,9 @@ carry it) or else by its file name (``03-give.ipynb``, ``03 my work.ipynb``).
 makes the inputs of every case: the exercise's public cases, shown in its notebook, and
 hidden cases made at grading time from a seed only the grader knows (``--hidden-seed`` to
 repeat a run). Each notebook then runs in a child process of its own, on a fresh copy of its
-submission, inside a sandbox (:mod:`gofish_teach.jail`: bubblewrap; ``--sandbox require``,
+submission, inside a sandbox (:mod:`gofish_teach.trust`: bubblewrap; ``--sandbox require``,
 the default, refuses to run without it, ``--sandbox off`` runs unprotected) with a time and a
-memory limit (:mod:`gofish_teach.child`: the memory limit counts every process of the
+memory limit (:mod:`gofish_teach.trust`: the memory limit counts every process of the
 submission and what it writes to its folder and ``/tmp``, which are memory too). The child runs the notebook's cells (the
 check cells skipped), calls the learner's function on each case's inputs, and sends back only
 what it returned, as plain JSON (:mod:`gofish_teach.exercises.plain`). The grader reads that
@@ -24,7 +24,7 @@ equals everything, read the answers (masked), another learner's work or ``soluti
 in the sandbox), or outlive its time limit (the sandbox dies with it).
 
 **What is read before any sandbox, and how.** The submissions folder is the learners' too, so
-it is read as :mod:`gofish_teach.learner_files` reads: plain files only, never through a link.
+it is read as :mod:`gofish_teach.trust` reads: plain files only, never through a link.
 A link, a named pipe, a device or a folder where a notebook belongs is skipped with a note
 that names it; links inside a learner's folder are not followed and not copied. A notebook
 that is not valid JSON, is nested too deeply or is larger than :data:`MAX_NOTEBOOK_MB` is an
@@ -74,7 +74,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import child, jail, learner_files
+from .. import trust
 
 #: Default limits for one submission (all its notebooks together) and for one cell.
 TIME_LIMIT = 300.0
@@ -127,9 +127,9 @@ def find_submissions(folder, notes: list | None = None) -> dict[str, list[Path]]
     for entry in sorted(folder.iterdir()):
         if entry.name.startswith("."):
             continue
-        what = learner_files.kind(entry)
+        what = trust.file_kind(entry)
         if what == "a folder":
-            files, skipped = learner_files.walk_plain(entry, ".ipynb")
+            files, skipped = trust.walk_plain(entry, ".ipynb")
             found[entry.name] = [p for p in files if p.suffix == ".ipynb"]
             for path, why in skipped:
                 notes.append(f"{entry.name}: skipped {path.relative_to(entry)}: {why}, not a plain file "
@@ -144,8 +144,8 @@ def find_submissions(folder, notes: list | None = None) -> dict[str, list[Path]]
 def read_notebook(path) -> tuple[dict | None, str]:
     """A notebook file read as a plain file: ``(its JSON, "")``, or ``(None, why it cannot be read)``."""
     try:
-        notebook = json.loads(learner_files.read_plain(path, MAX_NOTEBOOK_MB * 2**20))
-    except learner_files.NotPlain as e:
+        notebook = json.loads(trust.read_plain(path, MAX_NOTEBOOK_MB * 2**20))
+    except trust.NotPlain as e:
         return None, f"the notebook is {e}" if not str(e).startswith("it ") else f"the notebook: {e}"
     except OSError as e:
         return None, f"the notebook cannot be read ({e.strerror or type(e).__name__})"
@@ -160,7 +160,7 @@ def read_notebook(path) -> tuple[dict | None, str]:
 
 def exercise_of(path: Path, notebook: dict | None = None) -> str | None:
     """The exercise id of a notebook: from its metadata, else from its file name; None if neither says."""
-    from .exercises import EXERCISES, get_exercise
+    from ..exercises import EXERCISES, get_exercise
 
     if notebook is None:
         notebook, _ = read_notebook(path)
@@ -184,17 +184,17 @@ def grade(folder, *, out=None, log=None, time_limit: float = TIME_LIMIT, cell_ti
           sandbox: str = "require", hidden_seed: int | None = None, exercises=None) -> list[Row]:
     """Grade every submission in ``folder``; write the CSV to ``out`` (default stdout), notes to ``log``.
 
-    Without bubblewrap and without ``sandbox="off"``, :class:`~gofish_teach.jail.SandboxUnavailable`
+    Without bubblewrap and without ``sandbox="off"``, :class:`~gofish_teach.trust.SandboxUnavailable`
     before any learner's code runs. Ctrl-C kills every notebook's process at once and raises
     :class:`Stopped` (the rows already written are complete).
     """
-    from .exercises import get_exercise
+    from ..exercises import get_exercise
 
     out = out or sys.stdout
     log = log or sys.stderr
     _check_limits(time_limit=time_limit, cell_time_limit=cell_time_limit, memory_mb=memory_mb, workers=workers,
                   case_time_limit=case_time_limit)
-    use_jail = jail.resolve(sandbox, log=log)
+    use_jail = trust.resolve_sandbox(sandbox, log=log)
     folder = Path(folder).absolute()  # the children run elsewhere: a relative path would point nowhere
     notes: list[str] = []
     submissions = find_submissions(folder, notes)
@@ -215,7 +215,7 @@ def grade(folder, *, out=None, log=None, time_limit: float = TIME_LIMIT, cell_ti
             else:
                 known.append((path, ex, problem))
         recognised[name] = known
-    folders = {name for name in recognised if learner_files.kind(folder / name) == "a folder"}
+    folders = {name for name in recognised if trust.file_kind(folder / name) == "a folder"}
     expected = (sorted({get_exercise(e).id for e in exercises}) if exercises is not None
                 else sorted({ex for name in folders for _, ex, _ in recognised[name]}))
     for name, known in recognised.items():
@@ -242,7 +242,7 @@ def grade(folder, *, out=None, log=None, time_limit: float = TIME_LIMIT, cell_ti
                     print(f"grade: {name}: {ex_id}: missing (no notebook for it)", file=log)
         return graded
 
-    child.resume()
+    trust.resume()
     pool = ThreadPoolExecutor(max_workers=max(1, workers))
     try:
         for result in pool.map(run, jobs):  # in submission order, whatever finishes first
@@ -251,7 +251,7 @@ def grade(folder, *, out=None, log=None, time_limit: float = TIME_LIMIT, cell_ti
             out.flush()
             rows += result
     except KeyboardInterrupt:
-        killed = child.interrupt()
+        killed = trust.interrupt()
         pool.shutdown(wait=False, cancel_futures=True)
         raise Stopped(f"stopped (Ctrl-C): {len({r.submission for r in rows})} of {len(jobs)} submissions were "
                       f"graded (their rows above are complete); {killed} notebook process(es) were killed") from None
@@ -262,11 +262,11 @@ def grade(folder, *, out=None, log=None, time_limit: float = TIME_LIMIT, cell_ti
 def _grade_safely(name: str, known: list, home, options: dict) -> list[Row]:
     """One submission's rows, whatever its bytes do: a failure of the grader on them is that learner's
     ``error`` rows, with a note naming it, never a stop for the class."""
-    from .exercises import get_exercise
+    from ..exercises import get_exercise
 
     try:
         return grade_submission(name, known, home=home, **options) if known else []
-    except child.Stopped:
+    except trust.Stopped:
         raise KeyboardInterrupt from None
     except Exception as e:  # noqa: BLE001 - confined to this learner's rows
         note = f"the grader could not grade this submission: {type(e).__name__}: {str(e)[:200]}"
@@ -297,7 +297,7 @@ def grade_submission(name: str, notebooks: list[tuple], *, home=None, seed: int 
                      memory_mb: int = MEMORY_MB, case_time_limit: float | None = None, log=None) -> list[Row]:
     """Grade one submission's ``(notebook path, exercise id[, problem])`` items, each notebook in a
     sandboxed process of its own; a notebook with a ``problem`` (unreadable) is an error row, not run."""
-    from .exercises import get_exercise
+    from ..exercises import get_exercise
 
     log = log or sys.stderr
     plan = []  # (notebook, exercise, public cases, hidden cases, problem)
@@ -317,7 +317,7 @@ def grade_submission(name: str, notebooks: list[tuple], *, home=None, seed: int 
                    "cell_time_limit": cell_time_limit, "case_time_limit": case_time_limit, "memory_mb": memory_mb,
                    "time_limit": max(left, 0.0)}
         reply, returncode = _run_one(home, path, request, left, use_jail, memory_mb) if left > 0 \
-            else (child.Reply(b"", "deadline"), None)
+            else (trust.Reply(b"", "deadline"), None)
         rows.append(_judge(name, ex, public, hidden, reply, returncode, time_limit, memory_mb, log))
     return rows
 
@@ -333,32 +333,32 @@ def _run_one(home, path: Path, request: dict, seconds: float, use_jail: bool, me
         request["path"] = _copy_submission(home, path, copy)
         env = {"MPLBACKEND": "Agg", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0", "PYTHONSAFEPATH": "1"}
-        argv = [sys.executable, "-m", "gofish_teach.grade_child"]
+        argv = [sys.executable, "-m", "gofish_teach.grade.submission"]
         if use_jail:
-            request["inputs"] = jail.INPUTS
-            argv = jail.command(argv, mode="require", env=env, memory_mb=memory_mb, inputs=copy)
+            request["inputs"] = trust.INPUTS
+            argv = trust.sandbox_command(argv, mode="require", env=env, memory_mb=memory_mb, inputs=copy)
             env, cwd = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}, tmp
         else:
             env, cwd = dict(os.environ, **env), copy
         start = time.monotonic()
-        proc = child.start(argv, env=env, cwd=cwd)
+        proc = trust.start(argv, env=env, cwd=cwd)
         try:
             deadline = start + seconds
             try:
-                child.write_all(proc.stdin.fileno(), json.dumps(request).encode(), deadline)
-            except (child.Deadline, child.Closed):
+                trust.write_all(proc.stdin.fileno(), json.dumps(request).encode(), deadline)
+            except (trust.Deadline, trust.Closed):
                 pass  # it stopped reading or ended: what it said (nothing) is judged
             proc.stdin.close()
-            budget = child.Budget(proc.pid, memory_mb, jail.PRIVATE, sandboxed=use_jail)
-            reply = child.read_all(proc.stdout.fileno(), deadline, MAX_REPLY_MB * 2**20, check=budget.over)
+            budget = trust.Budget(proc.pid, memory_mb, trust.PRIVATE, sandboxed=use_jail)
+            reply = trust.read_all(proc.stdout.fileno(), deadline, MAX_REPLY_MB * 2**20, check=budget.over)
         finally:
-            returncode = child.finish(proc)
+            returncode = trust.finish(proc)
     return reply, returncode
 
 
 def _judge(name, ex, public, hidden, reply, returncode, time_limit, memory_mb, log) -> Row:
     """The row of one notebook, from its process's reply: each returned value judged here."""
-    from .exercises import plain
+    from ..exercises import decode_plain
 
     got, malformed = _parse(itertools.islice(_lines(reply.data), MAX_LINES))
     malformed += max(0, reply.data.count(b"\n") + (not reply.data.endswith(b"\n")) - MAX_LINES)
@@ -369,7 +369,7 @@ def _judge(name, ex, public, hidden, reply, returncode, time_limit, memory_mb, l
             results.append((False, (reply_k or {}).get("status")))
             continue
         try:
-            value = plain.decode(reply_k.get("value"))
+            value = decode_plain(reply_k.get("value"))
             right, _ = ex.judge(case, value)
         except (ValueError, TypeError, RecursionError):
             right = False
@@ -390,19 +390,19 @@ def _copy_submission(home: Path | None, notebook: Path, work: Path) -> str:
     or just the notebook when there is no folder or it holds more than :data:`MAX_COPY_MB`.
 
     Returns the notebook's path inside ``work``. Only plain files are copied, each opened without
-    following links (:mod:`gofish_teach.learner_files`): a link leads nowhere, because it is not there.
+    following links (:mod:`gofish_teach.trust`): a link leads nowhere, because it is not there.
     """
     work.mkdir()
     if home is not None:
-        files, _ = learner_files.walk_plain(home)
+        files, _ = trust.walk_plain(home)
         if sum(_size(f) for f in files) <= MAX_COPY_MB * 2**20:
             for f in files:
                 try:
-                    learner_files.copy_plain(f, work / f.relative_to(home))
+                    trust.copy_plain(f, work / f.relative_to(home))
                 except OSError:
                     pass  # changed since it was listed: left out
             return str(notebook.relative_to(home))
-    learner_files.copy_plain(notebook, work / notebook.name)
+    trust.copy_plain(notebook, work / notebook.name)
     return notebook.name
 
 
@@ -500,7 +500,7 @@ def add_command(commands) -> None:
     parser.add_argument("--case-time-limit", type=float, default=None, metavar="SECONDS",
                         help="time for one case of a check (default: the exercise's own, 5 s for most)")
     parser.add_argument("--workers", type=int, default=1, metavar="N", help="submissions graded at once (default: 1)")
-    parser.add_argument("--sandbox", choices=jail.MODES, default="require",
+    parser.add_argument("--sandbox", choices=trust.MODES, default="require",
                         help="run learners' code in bubblewrap: require (the default: refuse to run without it), "
                              "off (unprotected: only on a machine that holds nothing else); auto means require")
     parser.add_argument("--hidden-seed", type=int, default=None, metavar="N",

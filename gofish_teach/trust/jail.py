@@ -14,7 +14,7 @@ command line of a learner's process so that it runs:
   ``/dev/shm`` are memory (tmpfs) of at most ``memory_mb``, and so is its work folder unless
   ``work`` names a host folder; nothing else can be written (bubblewrap's own root and ``/dev``
   are made read-only): what it writes never reaches the teacher's disk, and its parent counts it
-  in the child's memory (:mod:`gofish_teach.child`, which holds the one policy of limits);
+  in the child's memory (:mod:`gofish_teach.trust.child`, which holds the one policy of limits);
 - in the one folder it may write to, ``/sandbox`` (:data:`WORK`): its own copy of the submission;
 - with every capability dropped, a clean environment, and ``--die-with-parent``: when the
   trusted parent kills the sandbox (or dies), every process inside dies with it, a child
@@ -96,7 +96,8 @@ def resolve(mode: str = "require", *, log=None) -> bool:
 
 
 def package_dir() -> Path:
-    return Path(__file__).resolve().parent
+    """The folder of this package (``gofish_teach``), which the sandbox shows read-only."""
+    return Path(__file__).resolve().parents[1]
 
 
 @functools.lru_cache(maxsize=1)

@@ -17,7 +17,7 @@ from typing import Mapping
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .stats import WinShare, win_share
+from .measures import WinShare, win_share
 
 
 #: Line styles for several runs in one picture: solid, dashed, dotted, dash-dot, then dash patterns.

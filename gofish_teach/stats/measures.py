@@ -68,7 +68,7 @@ def _html_table(header, rows, caption) -> str:
             f"{escape(caption)}</caption><tr>{head}</tr>{body}</table>")
 
 
-def _text_table(header, rows, right=()) -> str:
+def text_table(header, rows, right=()) -> str:
     """Columns padded to line up; those in ``right`` (numbers) aligned right."""
     cells = [list(map(str, header))] + [list(map(str, r)) for r in rows]
     widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
@@ -111,7 +111,7 @@ class WinShare:
 
     def table(self) -> str:
         """The rows as plain text, without the caption."""
-        return _text_table(self.header(), self.cells(), right=(2,))
+        return text_table(self.header(), self.cells(), right=(2,))
 
     def __repr__(self) -> str:
         return self.caption() + "\n" + self.table()
@@ -409,7 +409,7 @@ class GameLength:
                 ("5% to 95%", f"{self.q05:g} to {self.q95:g}"), ("shortest, longest", f"{self.shortest}, {self.longest}")]
 
     def __repr__(self) -> str:
-        return "Game length (asks per game)\n" + _text_table(["", "value"], self.cells(), right=(1,))
+        return "Game length (asks per game)\n" + text_table(["", "value"], self.cells(), right=(1,))
 
     def _repr_html_(self) -> str:
         return _html_table(["", "value"], self.cells(), "Game length (asks per game)")
@@ -434,18 +434,3 @@ def game_length(results, confidence: float = 0.95) -> GameLength:
     q05, median, q95 = np.quantile(asks, [0.05, 0.5, 0.95])
     return GameLength(n, mean, sd, float(low), float(high), float(median), float(q05), float(q95),
                       int(asks.min()), int(asks.max()), np.bincount(asks), confidence)
-
-
-# The plots of these results (matplotlib) are part of this face, loaded when first asked for.
-_PLOTS = ("plot_win_share", "plot_game_length")
-
-__all__ = ["wilson_interval", "win_share", "WinShare", "ShareRow", "verdict", "Verdict", "cluster_bootstrap_ratio",
-           "paired_test", "PairedTest", "game_length", "GameLength", *_PLOTS]
-
-
-def __getattr__(name: str):
-    if name in _PLOTS:
-        from . import plots
-
-        return getattr(plots, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

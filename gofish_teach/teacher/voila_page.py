@@ -29,7 +29,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from .rules import PRESETS
+from ..rules import PRESETS
 
 #: The opponents at the table: one of each kind a class meets in the lessons.
 OPPONENTS = ["memory", "random", "greedy"]

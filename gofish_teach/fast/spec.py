@@ -1,29 +1,34 @@
 """What the fast path plays and takes, in plain Python: which lineups and rules, the card
-codes of its decks, and the cap on asks (with what :class:`~gofish_teach.strategies.GameTooLong`
-says when a game reaches it).
+codes of its decks, the codes its compiled loop reads the rules and strategies as, and the cap
+on asks (with what :class:`~gofish_teach.strategies.GameTooLong` says when a game reaches it).
 
-Why a module of its own: both :mod:`gofish_teach.simulate` (which calls the fast path) and
-:mod:`gofish_teach.fast` (the compiled fast path) need these, and neither may import the other
-for them. simulate must answer "can the fast path play this?" without loading numba (which
-takes a moment), and fast, imported by simulate, must not import simulate back.
+Why a module of its own: both :mod:`gofish_teach.simulate` (which calls the fast path) and the
+compiled fast path (:mod:`.engine`) need these, and neither may import the other for them.
+simulate must answer "can the fast path play this?" without loading numba (which takes a
+moment), and the engine, imported by simulate, must not import simulate back.
 
 >>> from gofish_teach import Rules
 >>> fast_path_plays(["memory", "random"], Rules.preset("family"))
 True
 >>> divmod(51, CARDS_PER_RANK)      # card code 51: rank index 12, suit index 3 (the King of spades)
 (12, 3)
+>>> rule_codes(Rules.preset("pond"), 4)
+RuleCodes(deal=5, empty_rule=1, end_rule=0, draw_again=False, book_size=4, total_books=13, teams=False, bluff=False)
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
-from .cards import SUITS
-from .rules import Rules
-from .strategies import strategy_name
+import numpy as np
 
-# CARDS_PER_RANK and the order of FAST_STRATEGIES are compiled into fast.py's cached code, and
-# numba's cache does not notice a change made in another file: after changing either, delete
-# that cache (gofish_teach/__pycache__/fast.*.nbi and .nbc).
+from ..cards import SUITS
+from ..rules import EMPTY_HAND_RULES, END_RULES, Rules
+from ..strategies import strategy_name
+
+# CARDS_PER_RANK, the order of FAST_STRATEGIES and the codes below are compiled into the cached
+# code of engine.py (and of bestplay/search.py), and numba's cache does not notice a change made
+# in another file: after changing any, delete those caches (gofish_teach/fast/__pycache__/engine.*.nbi
+# and .nbc, gofish_teach/bestplay/__pycache__/search.*).
 #: Cards of each rank, one per suit. A deck is passed around as card codes
 #: ``rank_index * CARDS_PER_RANK + suit_index`` (see :func:`gofish_teach.simulate.deck_cards`).
 CARDS_PER_RANK = len(SUITS)
@@ -32,6 +37,51 @@ CARDS_PER_RANK = len(SUITS)
 FAST_STRATEGIES: tuple[str, ...] = ("random", "memory", "most_held")
 #: Default safety cap on asks in one game; built-in strategies need a few hundred at most.
 MAX_ASKS = 10_000
+
+# The compiled loop cannot take strings, so every choice the rules and the lineup make is
+# passed as a small int; these names say which. (numba reads module-level ints as constants.)
+#: Strategy codes: the index in FAST_STRATEGIES.
+RANDOM, MEMORY, MOST_HELD = (FAST_STRATEGIES.index(name) for name in ("random", "memory", "most_held"))
+#: Empty-hand rule codes (Rules.empty_hand).
+NEW_HAND, DRAW_ONE_PLAY, DRAW_ONE_PASS = 0, 1, 2
+EMPTY_HAND_CODES = {"new_hand": NEW_HAND, "draw_one_play": DRAW_ONE_PLAY, "draw_one_pass": DRAW_ONE_PASS}
+#: End rule codes (Rules.end).
+ALL_BOOKS, EMPTY_HAND_AND_OCEAN, OCEAN_EMPTY = 0, 1, 2
+END_CODES = {"all_books": ALL_BOOKS, "empty_hand_and_ocean": EMPTY_HAND_AND_OCEAN, "ocean_empty": OCEAN_EMPTY}
+assert set(EMPTY_HAND_CODES) == set(EMPTY_HAND_RULES) and set(END_CODES) == set(END_RULES), \
+    "a rule option was added: give it a code here and a branch in engine.play_on"
+#: The partner of a seat when there are no teams.
+NO_PARTNER = -1
+#: play_games' result when a game reaches max_asks without ending.
+TOO_LONG = -1
+
+
+class RuleCodes(NamedTuple):
+    """The rules as the compiled loop reads them, for ``n_players``: the arguments of
+    :func:`~gofish_teach.fast.play_on` (and of the loops that call it) in their order."""
+    deal: int
+    empty_rule: int
+    end_rule: int
+    draw_again: bool
+    book_size: int
+    total_books: int
+    teams: bool
+    bluff: bool
+
+
+def rule_codes(rules: Rules, n_players: int) -> RuleCodes:
+    """``rules`` for ``n_players`` as :class:`RuleCodes`: the one place the rules become the compiled loop's codes."""
+    return RuleCodes(rules.deal_size(n_players), EMPTY_HAND_CODES[rules.empty_hand], END_CODES[rules.end],
+                     rules.book_draw_again, rules.book_size, rules.total_books, rules.teams, rules.bluff)
+
+
+def strategy_codes(lineup: Sequence[str]) -> np.ndarray:
+    """Strategy names by seat as the compiled loop's codes (their index in :data:`FAST_STRATEGIES`).
+
+    >>> strategy_codes(["memory", "random", "most_held"]).tolist()
+    [1, 0, 2]
+    """
+    return np.array([FAST_STRATEGIES.index(name) for name in lineup], np.int64)
 
 
 def fast_path_plays(lineup: Sequence, rules: Rules) -> bool:

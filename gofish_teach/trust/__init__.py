@@ -1,0 +1,52 @@
+"""Trust: how this package runs and reads what learners wrote, which it does not trust.
+
+Three places run a learner's code (the grader, :mod:`gofish_teach.grade`; the class tournament,
+:mod:`gofish_teach.tournament`; the checks in the exercise notebooks,
+:mod:`gofish_teach.exercises`), and all of them do it with this kit, so that a fix made here
+reaches all three:
+
+- :mod:`.child`: start a child process, feed and read it against a deadline and a cap, measure
+  what it holds (:class:`Watch`, :class:`Budget`), kill it and all it started; the one policy of
+  limits (:func:`limit_self`);
+- :mod:`.jail`: the bubblewrap sandbox around it (:func:`sandbox_command`, with the reference
+  answers masked, :data:`HIDDEN`; :class:`SandboxUnavailable` when bubblewrap is missing);
+- :mod:`.files`: learners' files read as plain files only, never through a link
+  (:func:`read_plain`, :func:`walk_plain`, :func:`copy_plain`, :class:`NotPlain`).
+
+Other parts of the package use the names below (``from gofish_teach import trust``, then
+``trust.start(...)``), never a module of this folder: ``tests/test_wings.py`` holds them to that.
+
+>>> resolve_sandbox("off")
+False
+>>> sandbox_command(["python3", "-c", "print(1)"], mode="off")
+['python3', '-c', 'print(1)']
+"""
+from __future__ import annotations
+
+from .child import (WATCH_SECONDS, Budget, Closed, Deadline, LineReader, Reply, Stopped, Watch, children,
+                    children_of_task, finish, folder_used, held, interrupt, interrupted, kill_group, limit_memory,
+                    limit_self, read_all, resume, running, start, write_all)
+from .files import NotPlain, copy_plain, read_plain, walk_plain
+from .files import kind as file_kind
+from .jail import HIDDEN, INPUTS, MODES, PRIVATE, WORK, SandboxUnavailable, bwrap_path, package_dir
+from .jail import command as sandbox_command
+from .jail import resolve as resolve_sandbox
+
+# The outcomes of a learner's code are still spelled by each caller (the exercises' checks:
+# ok/error/timeout/memory; the grader's rows: those and missing; the tournament's forfeits:
+# crash/illegal/timeout/memory/process), on the wire and in CSV as plain strings. One enum for
+# them is left for later: it changes what three modules write, not only where this kit lives.
+
+__all__ = [
+    # processes: start, feed, read, measure, kill
+    "start", "finish", "kill_group", "interrupt", "interrupted", "resume", "Stopped", "write_all", "read_all",
+    "LineReader", "Reply", "Deadline", "Closed", "children", "children_of_task", "running", "held", "folder_used",
+    "Watch", "Budget", "WATCH_SECONDS",
+    # limits, applied by the child to itself
+    "limit_self", "limit_memory",
+    # the sandbox
+    "sandbox_command", "resolve_sandbox", "SandboxUnavailable", "bwrap_path", "package_dir", "MODES", "WORK",
+    "INPUTS", "PRIVATE", "HIDDEN",
+    # learners' files, plain files only
+    "NotPlain", "read_plain", "walk_plain", "copy_plain", "file_kind",
+]
