@@ -101,6 +101,35 @@ def test_every_version_of_every_item_builds_and_its_keys_check_out(every_version
     assert built > 400
 
 
+def test_each_wrong_choice_says_its_own_reason(every_version):
+    """A wrong choice's feedback says why *that* choice is wrong: three wrong choices sharing one
+    sentence (as Q08.M1 and Q07.3 did) tell a learner nothing about the one they picked."""
+    shared = []
+    for item, q in every_version:
+        for i, part in enumerate(q.parts):
+            whys = [c.why for c in part.choices if not c.correct]
+            if len(set(whys)) < len(whys):
+                shared.append((item.id, q.params, i))
+    assert not shared, f"choice parts whose wrong choices share one reason: {shared}"
+
+
+def test_a_two_player_item_names_no_third_player(every_version):
+    """Q07.3's fourth choice spoke of three players in its two-player versions."""
+    named = [(item.id, q.params) for item, q in every_version if q.stem.startswith("Two players")
+             for part in q.parts for c in part.choices if "three players" in c.text]
+    assert not named and any(q.stem.startswith("Two players") for _, q in every_version), named
+
+
+def test_the_teachers_readme_counts_the_bank():
+    """The teacher's README says how many items the bank holds and how many are templates."""
+    from test_teacher_kit import KIT
+
+    text = " ".join((KIT / "README.md").read_text(encoding="utf-8").split())
+    templates = sum(len(item.space) > 1 for item in ITEMS)
+    assert f"{len(ITEMS)} items," in text, f"the bank holds {len(ITEMS)} items"
+    assert f"{templates} of the {len(ITEMS)} items are templates" in text, f"{templates} templates"
+
+
 def test_every_formula_of_every_version_renders(every_version):
     from test_notebooks import formulas, render_problem
 
