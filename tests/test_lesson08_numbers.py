@@ -163,7 +163,8 @@ CLAIMS = {
     ],
     "key": [
         "the gap is {gap_memory:+.4f} against `memory` and {gap_random:+.4f} against `random`, about twice as much",
-        "section 4's 300 games `memory`'s ask is worth strictly less than the best at {worse} of {decisions:,} decisions",
+        "section 4's 300 games `memory`'s ask is worth strictly less than the best at {worse} of {decisions:,} "
+        "decisions",
         "the best response wins about {points} points more",
         "(about {two_se_4000:.3f} for 4,000 games)",
         "the game's value, {family_value:.4f} (under `pond`, {value:.4f})",
@@ -222,7 +223,8 @@ STRUCTURE = [
     r"\b(?:[Ll]essons? \d+(?: and \d+)?|[Ss]ections? \d+|seat [01]|Try it \d)(?:'s)?",
     r"\b\d-rank\b", r"\b\d+s\b", r"\b(?:[A23] )+[A23]\b", r"\b(?:a|one|last|four|an Ace or a) [23]\b",
     r"a tie counts 1/2", r"1 for a successful ask and 0 for a failed one", r"\b(?:includes?|above|below|from|is) 0\b",
-    r"\b0 for an equilibrium strategy", r"worth 1 minus the value", r"add up to 1\b", r"99 times in 100",
+    r"\b0 for an equilibrium strategy", r"concedes 0 in both seats", r"worth 1 minus the value", r"add up to 1\b",
+    r"99 times in 100",
     r"95% interval", r"about 15 digits", r"192 deals", r"\(50-55 min\)", r"4 December 2026", r"0\.25 is an equal share",
     r"wins two games in five", r"on (?:400|200) decks", r"\b300 (?:decks|games)\b", r"worth 1/6 of a win",
     r"a loss of 0\.13 to a gain of 0\.04",

@@ -395,7 +395,8 @@ def test_the_moodle_file_can_carry_every_version_of_each_item(tmp_path):
                 out=io.StringIO()) == 0
     written = _per_category((folder / "quiz-bank-moodle.xml").read_text(encoding="utf-8"))
     assert [len(t) for t in written.values()] == [len(item.space) for item in items_for(["08"])]
-    root = ET.fromstring(zipfile.ZipFile(folder / "quiz-bank-canvas-qti.zip").read("gofish_quiz_bank/gofish_quiz_bank.xml"))
+    package = zipfile.ZipFile(folder / "quiz-bank-canvas-qti.zip")
+    root = ET.fromstring(package.read("gofish_quiz_bank/gofish_quiz_bank.xml"))
     groups = root.findall(_q("assessment/section/section"))
     assert [len(g.findall(_q("item"))) for g in groups] == [len(item.space) for item in items_for(["08"])]
 

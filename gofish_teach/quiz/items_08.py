@@ -154,12 +154,15 @@ def q08_4():
     agree(concede_second, Fraction(0), "Q08.4: memory moving second concedes nothing")
     return (f"On the 2-rank deck the game's value for the seat moving first is {v}. A best response to `memory` "
             f"wins {first} against it when `memory` moves second, and {second} when `memory` moves first.", [short(
-                "How much does `memory` concede in each seat, and what is its exploitability? A classmate says "
-                "`memory` is exploitable because it makes no random choices: what do these numbers say to that?",
+                "How much does `memory` concede in each seat, and what is its exploitability? What would it be for "
+                "an equilibrium strategy? A classmate says `memory` is exploitable because it makes no random "
+                "choices: what do these numbers say to that?",
                 f"Moving second, `memory` concedes {first} - {v} = 0: no strategy gains anything from it there. "
                 f"Moving first it concedes {second} - {1 - v} = {concede_first} (the seat moving second is worth "
                 f"1 - {v} = {1 - v} at equilibrium), about {float(concede_first):.1f}. Its exploitability, the mean "
-                f"of the two, is {mean} = {float(mean):.2f}. Making no random choices is not the reason: `memory` "
+                f"of the two, is {mean} = {float(mean):.2f}. An equilibrium strategy, a best response to the other "
+                "seat's equilibrium strategy, concedes 0 in both seats: it guarantees the game's value. Making no "
+                "random choices is not the reason `memory` concedes something: it "
                 "makes none moving second either, and concedes nothing there; and a best response plans against a "
                 "mixed strategy's known probabilities just as well as against a fixed rule. What a best response "
                 "exploits is a choice that costs something against its reply, and `memory` makes such choices only "
