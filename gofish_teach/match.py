@@ -134,6 +134,9 @@ class Match:
         self.people = tuple(p for p, who in enumerate(self.lineup) if who is None)
         self._bots = {p: get_strategy(who) for p, who in enumerate(self.lineup) if who is not None}
         self._bot_names = {p: strategy_name(who) for p, who in enumerate(self.lineup) if who is not None}
+        # what the table shows at a bot's seat: a strategy object's own ``label`` ("search bot"), not its class name
+        self._bot_labels = {p: getattr(who, "label", None) or f"{self._bot_names[p]} bot"
+                            for p, who in enumerate(self.lineup) if who is not None}
         self.names = tuple(names) if names is not None else None
         if isinstance(max_bot_asks, bool) or not isinstance(max_bot_asks, int) or max_bot_asks < 1:
             raise ValueError(f"max_bot_asks: expected a whole number >= 1, not {max_bot_asks!r}")
@@ -180,6 +183,16 @@ class Match:
     def strategy_of(self, seat: int) -> str | None:
         """The name of the strategy at ``seat``, or ``None`` for a person."""
         return self._bot_names.get(seat)
+
+    def label_of(self, seat: int) -> str | None:
+        """How a table names the bot at ``seat`` ("memory bot", "search bot"), or ``None`` for a person.
+
+        >>> from gofish_teach.bestplay import SearchBot
+        >>> match = Match("pond", [None, "memory", SearchBot()])
+        >>> match.label_of(0), match.label_of(1), match.label_of(2)
+        (None, 'memory bot', 'search bot')
+        """
+        return self._bot_labels.get(seat)
 
     # ------------------------------------------------------------------ playing
     def ask(self, target, rank, suit=None, *, player: int) -> list[Event]:

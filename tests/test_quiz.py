@@ -101,6 +101,35 @@ def test_every_version_of_every_item_builds_and_its_keys_check_out(every_version
     assert built > 400
 
 
+def test_each_wrong_choice_says_its_own_reason(every_version):
+    """A wrong choice's feedback says why *that* choice is wrong: three wrong choices sharing one
+    sentence (as Q08.M1 and Q07.3 did) tell a learner nothing about the one they picked."""
+    shared = []
+    for item, q in every_version:
+        for i, part in enumerate(q.parts):
+            whys = [c.why for c in part.choices if not c.correct]
+            if len(set(whys)) < len(whys):
+                shared.append((item.id, q.params, i))
+    assert not shared, f"choice parts whose wrong choices share one reason: {shared}"
+
+
+def test_a_two_player_item_names_no_third_player(every_version):
+    """Q07.3's fourth choice spoke of three players in its two-player versions."""
+    named = [(item.id, q.params) for item, q in every_version if q.stem.startswith("Two players")
+             for part in q.parts for c in part.choices if "three players" in c.text]
+    assert not named and any(q.stem.startswith("Two players") for _, q in every_version), named
+
+
+def test_the_teachers_readme_counts_the_bank():
+    """The teacher's README says how many items the bank holds and how many are templates."""
+    from test_teacher_kit import KIT
+
+    text = " ".join((KIT / "README.md").read_text(encoding="utf-8").split())
+    templates = sum(len(item.space) > 1 for item in ITEMS)
+    assert f"{len(ITEMS)} items," in text, f"the bank holds {len(ITEMS)} items"
+    assert f"{templates} of the {len(ITEMS)} items are templates" in text, f"{templates} templates"
+
+
 def test_every_formula_of_every_version_renders(every_version):
     from test_notebooks import formulas, render_problem
 
@@ -339,6 +368,39 @@ def test_the_moodle_xml_parses_back_to_the_same_questions_and_keys(variants):
                 assert el.findtext("graderinfo/text").strip() and el.findtext("responseformat") == "editor"
 
 
+def _per_category(xml: str) -> dict[str, set[str]]:
+    """{category: the question texts filed under it} of a Moodle XML file."""
+    out, here = {}, None
+    for q in ET.fromstring(xml.encode("utf-8")):
+        if q.get("type") == "category":
+            here = out.setdefault(q.findtext("category/text"), set())
+        else:
+            here.add(q.findtext("questiontext/text"))
+    return out
+
+
+def test_the_moodle_file_can_carry_every_version_of_each_item(tmp_path):
+    """With ``every`` (``--all-versions``) each item's category holds one question per parameter
+    set, so a random question from it draws across all of them; without, only the versions made."""
+    some = items_for(["06", "08"])
+    made = _per_category(moodle_xml(some, SEED, 1))
+    every = _per_category(moodle_xml(some, SEED, 1, every=True))
+    assert list(made) == list(every) and len(every) == len(some)
+    for item, (category, texts) in zip(some, every.items()):
+        assert len(texts) == len(set(item.space)), item.id  # one question (its own text) per parameter set
+        assert made[category] <= texts and len(made[category]) == 1
+    assert sum(map(len, every.values())) > 3 * len(some)
+    folder = tmp_path / "q"
+    assert main(["quiz", str(folder), "--versions", "1", "--lessons", "08", "--no-pdf", "--all-versions"],
+                out=io.StringIO()) == 0
+    written = _per_category((folder / "quiz-bank-moodle.xml").read_text(encoding="utf-8"))
+    assert [len(t) for t in written.values()] == [len(item.space) for item in items_for(["08"])]
+    package = zipfile.ZipFile(folder / "quiz-bank-canvas-qti.zip")
+    root = ET.fromstring(package.read("gofish_quiz_bank/gofish_quiz_bank.xml"))
+    groups = root.findall(_q("assessment/section/section"))
+    assert [len(g.findall(_q("item"))) for g in groups] == [len(item.space) for item in items_for(["08"])]
+
+
 # ---------------------------------------------------------------------------------- Canvas QTI
 
 def _q(tag: str) -> str:
@@ -412,6 +474,113 @@ def test_the_qti_package_has_its_manifest_and_parses_back_to_the_same_keys(varia
                 assert not scored and "general_fb" in {f.get("ident") for f in el.findall(_q("itemfeedback"))}
     meta = ET.fromstring(z.read(next(n for n in names if n.endswith("assessment_meta.xml"))))
     assert meta.tag.endswith("quiz") and meta.findtext("{http://canvas.instructure.com/xsd/cccv1p0}title")
+
+
+def canvas_score(item, typed: dict[str, str]) -> float:
+    """What Canvas gives ``typed`` (``{response ident: the text a learner typed}``) on a parsed QTI
+    ``<item>``: a blank's text picks the response label it equals (trimmed, any case: Canvas compares
+    blanks as text), a numerical answer is read as a number; then the response processing runs,
+    condition by condition, as QTI 1.2 says (``setvar`` Set or Add, stop unless ``continue="Yes"``)."""
+    chosen = {}
+    for lid in item.iter(_q("response_lid")):
+        text = typed.get(lid.get("ident"), "").strip().casefold()
+        chosen[lid.get("ident")] = next((lab.get("ident") for lab in lid.iter(_q("response_label"))
+                                         if lab.findtext(_q("material/mattext")).strip().casefold() == text), None)
+
+    def number(ident):
+        try:
+            return float(typed.get(ident, ""))
+        except ValueError:
+            return None
+
+    def holds(node) -> bool:
+        tag = node.tag.split("}")[1]
+        if tag in ("conditionvar", "and"):
+            return all(holds(n) for n in node)
+        if tag == "or":
+            return any(holds(n) for n in node)
+        if tag == "other":
+            return False
+        ident = node.get("respident")
+        if ident in chosen:  # a choice among labels
+            return tag == "varequal" and chosen[ident] == node.text
+        value = number(ident)
+        compare = {"varequal": value == float(node.text) if value is not None else False,
+                   "vargte": value is not None and value >= float(node.text),
+                   "varlte": value is not None and value <= float(node.text)}
+        return compare[tag]
+
+    score = 0.0
+    for cond in item.iter(_q("respcondition")):
+        if holds(cond.find(_q("conditionvar"))):
+            setvar = cond.find(_q("setvar"))
+            if setvar is not None:
+                score = score + float(setvar.text) if setvar.get("action") == "Add" else float(setvar.text)
+            if cond.get("continue") != "Yes":
+                break
+    return score
+
+
+def _canvas_items(items=ITEMS, versions=VERSIONS):
+    root = ET.fromstring(zipfile.ZipFile(io.BytesIO(qti_zip(list(items), SEED, versions))).read(
+        "gofish_quiz_bank/gofish_quiz_bank.xml"))
+    return {el.get("ident"): el for el in root.iter(_q("item"))}
+
+
+def test_canvas_grades_a_number_within_the_keys_tolerance(variants):
+    """Q00.M1(b) asks for one decimal "with its sign" (key 151/250 = 0.604, within 0.15): Canvas took
+    only the text 0.6, so +0.6 scored 0. Parsed back and graded as Canvas grades: the key's forms,
+    a value just inside the tolerance and not one just outside, for every numeric blank."""
+    m1 = [i for i in ITEMS if i.id == "Q00.M1"]
+    (item, questions), = bank_variants(m1, SEED, len(m1[0].space))  # every version of it
+    q = next(q for q in questions if q.parts[1].answer == Fraction(151, 250))
+    el = _canvas_items(m1, len(m1[0].space))[f"Q00_M1_v{questions.index(q) + 1}"]
+    items = _canvas_items()
+    share = round(100 / len(q.parts), 2)  # each blank's share of the points, as the package writes it
+
+    def graded(text):
+        return canvas_score(el, {"response_b": text})
+    assert [graded(t) for t in ("0.6", "+0.6", " +0.6 ", ".6", "0.60", "0.75", "0.46")] == [share] * 7
+    assert [graded(t) for t in ("0.76", "0.45", "0.7541", "", "six")] == [0] * 5
+    checked = 0
+    for item, questions in variants:
+        for v, q in enumerate(questions, 1):
+            if len(q.parts) < 2:
+                continue
+            el = items[f"{item.id.replace('.', '_')}_v{v}"]
+            share = round(100 / len(q.parts), 2)
+            for b, part in zip("abcdefgh", q.parts):
+                if part.kind != "number":
+                    continue
+                fine = Fraction(1, 10 ** (part.decimals + 1))
+                inside = (part.answer + part.tolerance) // fine * fine  # the largest value within, one place more
+                outside = inside + fine if inside + fine > part.answer + part.tolerance else inside + 2 * fine
+                key = part.decimal()
+                forms = [key, part.exact()] + (["+" + key] if float(key) > 0 else [])
+                for text in forms + [f"{float(inside):.{part.decimals + 1}f}"]:
+                    assert canvas_score(el, {f"response_{b}": text}) == pytest.approx(share), (item.id, b, text)
+                assert canvas_score(el, {f"response_{b}": f"{float(outside):.{part.decimals + 1}f}"}) == 0, (item.id, b)
+                checked += 1
+    assert checked > 100, checked
+
+
+def test_canvas_grades_a_one_part_number_within_its_tolerance(variants):
+    items = _canvas_items()
+    checked = 0
+    for item, questions in variants:
+        for v, q in enumerate(questions, 1):
+            part = q.parts[0]
+            if len(q.parts) > 1 or part.kind != "number":
+                continue
+            el = items[f"{item.id.replace('.', '_')}_v{v}"]
+            fine = Fraction(1, 10 ** (part.decimals + 3))
+            inside = (part.answer + part.tolerance) // fine * fine
+            for text in (part.decimal(), "+" + part.decimal(), f"{float(inside):.{part.decimals + 3}f}"):
+                assert canvas_score(el, {"response1": text}) == 100, (item.id, text)
+            outside = inside + 2 * fine
+            assert canvas_score(el, {"response1": f"{float(outside):.{part.decimals + 3}f}"}) == 0, item.id
+            checked += 1
+    assert checked > 20, checked
 
 
 # ---------------------------------------------------------------------------------- the command

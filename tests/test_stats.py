@@ -185,11 +185,20 @@ def test_verdict_uses_the_exact_binomial_test_without_ties():
     assert verdict(_row(3, 60), 1 / 4).text == "less than its fair share"
 
 
-def test_verdict_refuses_a_verdict_below_the_minimum_number_of_games():
-    six = verdict(_row(6, 6), 1 / 2)
-    assert six.text == "too few games for a verdict" and six.pvalue == pytest.approx(1 / 32)
-    assert "p = 0.031" in str(six)
-    assert verdict(_row(6, 6), 1 / 2, min_games=5).text == "more than its fair share"
+def test_the_exact_test_gives_a_verdict_at_any_number_of_games():
+    """An exact binomial test is valid at any n: few games show as a large p-value, not as a refusal."""
+    six = verdict(_row(6, 6), 1 / 2, ties=0)
+    assert six.method == "exact binomial test" and six.pvalue == pytest.approx(1 / 32)
+    assert six.text == "more than its fair share" and "p = 0.031" in str(six)
+    assert verdict(_row(6, 6), 1 / 2, ties=0, alpha=0.05 / 7).text == "not distinguishable from its fair share"
+    assert verdict(_row(6, 6), 1 / 2).text == "more than its fair share"  # ties unknown: the binomial p-value
+
+
+def test_the_score_test_refuses_a_verdict_below_the_minimum_number_of_games():
+    few = verdict(_row(5.5, 6), 1 / 2, ties=1)
+    assert few.method.startswith("score test") and few.pvalue < 0.05
+    assert few.text == "too few games for a verdict"
+    assert verdict(_row(5.5, 6), 1 / 2, ties=1, min_games=5).text == "more than its fair share"
     assert MIN_GAMES == 30
 
 

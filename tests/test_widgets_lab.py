@@ -51,6 +51,7 @@ def test_a_run_shows_what_simulate_and_stats_compute():
     assert f"difference {test.difference:+.3f} (95% interval {test.low:+.3f} to {test.high:+.3f})" in \
         lab.paired_html.value
     assert "family rules, 3 players, 150 games, seed 4" in lab.status_html.value
+    assert "played at full speed" in lab.status_html.value and "engine" not in lab.status_html.value  # no jargon
     shares, lengths = lab.figure.axes
     assert shares.get_title() == "Win share by entry, 150 games" and shares.get_xlabel() == "win share (95% interval)"
     assert lengths.get_title() == "Game length" and lengths.get_xlabel() == "asks per game"

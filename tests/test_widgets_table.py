@@ -166,6 +166,27 @@ def test_undo_while_the_ocean_waits():
     assert table.match.game.n_asks == 0 and table.waiting_for_you == "ask"
 
 
+def test_bots_are_named_as_bots_and_a_small_deck_says_its_size():
+    """A strategy object is labelled by what it is ("search bot"), not by its class ("SearchBot bot");
+    the header says the deck when it is not the full 52 (it said "pond rules · 2 players" alone)."""
+    from gofish_teach.bestplay import BestResponse, EquilibriumPolicy, SearchBot
+
+    tiny = Rules.preset("pond").replace(n_ranks=2, hand_size=2)
+    table = Table(tiny, opponents=[EquilibriumPolicy(tiny, iterations=50)], seed=3)
+    seats = " ".join(html.value for html in table._seat_html.values())
+    assert "equilibrium bot" in seats and "EquilibriumPolicy" not in seats
+    assert "pond rules · 2 players · a deck of 8 cards (A, 2)" in table.header.value
+    small = Rules.preset("pond").replace(n_ranks=3, hand_size=2)
+    table = Table(small, opponents=[BestResponse(small, "memory")], seed=3)
+    seats = " ".join(html.value for html in table._seat_html.values())
+    assert "best-response bot (against memory)" in seats and "BestResponse" not in seats
+    assert "a deck of 12 cards (A, 2, 3)" in table.header.value
+    table = Table("pond", opponents=[SearchBot(), "memory"], seed=3)
+    seats = " ".join(html.value for html in table._seat_html.values())
+    assert "search bot" in seats and "memory bot" in seats and "SearchBot" not in seats
+    assert "pond rules · 3 players<" in table.header.value  # the full deck: no word about it
+
+
 def test_new_game_and_replaying_a_seed():
     table = Table("family", opponents=["random", "memory"], seed=21)
     first_deal = table.match.game.deck

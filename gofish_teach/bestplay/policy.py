@@ -36,6 +36,7 @@ class BestResponse:
         self.solvers: dict = {}
         self._beliefs: dict = {}
         self.__name__ = f"best_vs_{against}"
+        self.label = f"best-response bot (against {against})"  # how the Table names its seat
 
     def solver(self, seat: int) -> Solver:
         if seat not in self.solvers:
@@ -99,6 +100,7 @@ class EquilibriumPolicy:
         found = Tree(rules).solve(iterations=iterations, target=target)
         self.value, self.exploitability, self.strategy = found.value, found.exploitability, found.strategy
         self.__name__ = "equilibrium"
+        self.label = "equilibrium bot"  # how the Table names its seat
 
     def probabilities(self, view) -> dict:
         """``{rank label: probability}`` of this strategy's asks at ``view``."""

@@ -130,6 +130,8 @@ class SearchBot:
             raise ValueError(f"others must be one of {', '.join(map(repr, FAST_STRATEGIES))}, not {others!r}")
         self.others = others
         self.last_ms = 0.0
+        # how the Table names its seat
+        self.label = "search bot" if others == "memory" else f"search bot (the others played as {others})"
 
     def __repr__(self) -> str:
         return (f"SearchBot(samples={self.samples}, seed={self.seed}, margin={self.margin:g}, burn={self.burn}, "

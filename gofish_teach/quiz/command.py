@@ -3,7 +3,8 @@
 Writes into DIR, for each version, ``version-NN.pdf`` (the learner's: questions only) and
 ``version-NN-key.pdf`` (answers, why, and a grading table); ``keys.csv`` (every version's keys,
 one row per part, for grading); and the whole bank of the chosen lessons as
-``quiz-bank-moodle.xml`` and ``quiz-bank-canvas-qti.zip``, each question in every distinct version.
+``quiz-bank-moodle.xml`` and ``quiz-bank-canvas-qti.zip``, each question in every distinct version
+made (``--all-versions``: every version of each item there is).
 
 >>> import argparse, io, tempfile, pathlib
 >>> commands = argparse.ArgumentParser().add_subparsers()
@@ -31,8 +32,9 @@ def _lessons(text: str | None):
 
 
 def write_quiz(folder: Path, versions: int, seed: int, lessons=None, pdf: bool = True, html: bool = False,
-               chromium: str | None = None, log=None) -> list[Path]:
-    """Write the quiz files into ``folder``; returns their paths."""
+               chromium: str | None = None, log=None, every: bool = False) -> list[Path]:
+    """Write the quiz files into ``folder``; returns their paths. ``every``: the Moodle and Canvas
+    banks carry every version of each item, not only those of the ``versions`` made."""
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"DIR: {folder} exists and is not a folder")
     from .catalog import items_for, make_versions  # the bank, loaded only when a quiz is written
@@ -62,9 +64,9 @@ def write_quiz(folder: Path, versions: int, seed: int, lessons=None, pdf: bool =
                     table.writerow([version.number, i, q.item.id, q.item.lesson, " ".join(map(str, q.item.goals)),
                                     "abcdefgh"[j] if len(q.parts) > 1 else "", part.kind, key_text(part)])
     moodle = folder / "quiz-bank-moodle.xml"
-    moodle.write_text(moodle_xml(items, seed, versions), encoding="utf-8")
+    moodle.write_text(moodle_xml(items, seed, versions, every=every), encoding="utf-8")
     qti = folder / "quiz-bank-canvas-qti.zip"
-    qti.write_bytes(qti_zip(items, seed, versions))
+    qti.write_bytes(qti_zip(items, seed, versions, every=every))
     written += [keys, moodle, qti]
     return written
 
@@ -85,6 +87,9 @@ def add_command(commands) -> None:
                      help="the same seed makes the same versions (default: 0)")
     cmd.add_argument("--lessons", default=None, metavar="LL,LL",
                      help="only these lessons, e.g. 02,03 (default: all, 00 to 08)")
+    cmd.add_argument("--all-versions", action="store_true",
+                     help="the Moodle and Canvas banks carry every version of each item (a random question "
+                          "from an item's category or group then draws from all of them), not only the N made")
     cmd.add_argument("--no-pdf", action="store_true", help="skip the PDFs (no Chromium needed)")
     cmd.add_argument("--html", action="store_true", help="also keep each PDF's HTML")
     cmd.add_argument("--chromium", metavar="PATH", default=None,
@@ -95,6 +100,6 @@ def add_command(commands) -> None:
 def run_quiz(args, out) -> None:
     print(f"Writing {args.versions} quiz version(s), seed {args.seed}, to {args.folder}/ ...", file=out, flush=True)
     written = write_quiz(args.folder, args.versions, args.seed, _lessons(args.lessons), pdf=not args.no_pdf,
-                         html=args.html, chromium=args.chromium, log=out)
+                         html=args.html, chromium=args.chromium, log=out, every=args.all_versions)
     print(f"{len(written)} files in {args.folder}/: " + ", ".join(p.name for p in written[-3:])
           + (f" and {len(written) - 3} PDFs" if len(written) > 3 else ""), file=out)

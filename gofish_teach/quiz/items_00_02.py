@@ -162,7 +162,8 @@ def q00_m2(shape: tuple, players: int):
                f"An ask names one of {opponents} opponents and one of the {len(shape)} ranks you hold: "
                f"{len(shape)} × {opponents} = {asks}."),
         number(f"(b) What is the exact probability that West holds at least one of the {ranks_word(most)}?",
-               p_most, f"{4 - shape[0]} are unseen among 47: $1 - \\binom{{{43 + shape[0]}}}{{5}}/\\binom{{47}}{{5}} = "
+               p_most, f"{4 - shape[0]} {'is' if shape[0] == 3 else 'are'} unseen among 47: "
+                       f"$1 - \\binom{{{43 + shape[0]}}}{{5}}/\\binom{{47}}{{5}} = "
                        f"{tex_frac(p_most)} \\approx {dec(p_most)}$."),
         choice("(c) Which rank gives your ask the best chance of success?", right, wrong,
                "The chance an opponent holds a rank grows with its unseen copies, $4 - c$ when you hold $c$."
@@ -181,7 +182,10 @@ EMPTY = {"new_hand": "They draw a whole new hand, as many cards as they were dea
 def q01_1(preset: str):
     rules = Rules.preset(preset)
     right = EMPTY[rules.empty_hand]
-    wrong = {text: f"That is not what the `{preset}` rules say." for key, text in EMPTY.items() if text != right}
+    says = {key: [name for name in ("family", "pond", "bicycle", "classic") if Rules.preset(name).empty_hand == key]
+            for key in EMPTY}
+    wrong = {text: f"That is the rule of `{'` and `'.join(says[key])}` (`empty_hand = \"{key}\"`), not of `{preset}`."
+             for key, text in EMPTY.items() if text != right}
     wrong[EMPTY["out"]] = "None of the four rule sets puts a player out while the ocean has cards."
     return (f"Under the `{preset}` rules, a player's turn comes round while their hand is empty and the "
             "ocean still has cards.", [choice(

@@ -40,9 +40,10 @@ def q06_m1(outright: int, two: int, three: int, lost: int):
                   "No test: the tied games must be dropped first.": "Dropping ties throws away games and biases the "
                                                                      "share; they count 1/k."}
     test_wrong.pop(test_right)
-    return (f"Over {games} games of four players (fair share 1/4), `memory` wins {outright} outright, shares "
-            f"{words(two)} win{'s' if two != 1 else ''} with one other player and {words(three)} with two others, "
-            f"and loses {lost}.", [
+    shared = [f"{words(k)} win{'s' if k != 1 else ''} with {whom}"
+              for k, whom in ((two, "one other player"), (three, "two others")) if k]
+    return (f"Over {games} games of four players (fair share 1/4), `memory` wins {outright} outright, "
+            f"{'shares ' + ' and '.join(shared) if shared else 'shares no win'}, and loses {lost}.", [
                 number("(a) What is its win share (a win shared by $k$ players counts $1/k$)? Exact fraction.", share,
                        f"$({outright} + {two}/2 + {three}/3)/{games} = {tex_frac(share)} \\approx {dec(share)}$."),
                 number("(b) What is the upper end of its 95% Wilson interval? (3 decimal places)", high,
@@ -64,20 +65,34 @@ def q06_2(wins: int, games: int):
     agree(float(p), float(sps.binomtest(wins, games, 0.5).pvalue), "Q06.M5 scipy")
     row = ShareRow(0, "x", float(wins), games, wins / games, *wilson_interval(wins, games))
     v = verdict(row, 1 / 2, ties=0)
-    agree(v.text, "too few games for a verdict", "Q06.M5 verdict")
+    more = f"At the 5% level it wins more than half its games against `random`; the interval [{row.low:.2f}, " \
+           f"{row.high:.2f}] says how roughly the share is known."
+    less = more.replace("more than half", "less than half")
+    none = "No difference from a fair share detected at the 5% level; that does not show there is none."
+    few = "No verdict either way: an exact binomial test needs at least 30 games."
+    equal = "The strategy plays exactly as well as `random`: it wins half its games in the long run."
+    rejected = p < Fraction(1, 20)
+    right = (more if 2 * wins > games else less) if rejected else none
+    agree(v.text, {more: "more than its fair share", less: "less than its fair share",
+                   none: "not distinguishable from its fair share"}[right], "Q06.M5 verdict")
+    wrong = {few: "An exact test is valid at any number of games: few games show as a larger p-value (and a wider "
+                  "interval), not as an invalid test.",
+             equal: ("The exact test rejects a fair share at 5%." if rejected else
+                     "A test that finds nothing does not show equality: absence of evidence is not evidence of "
+                     "absence.")}
+    if rejected:
+        wrong[none] = f"p = {dec(p)} is below 0.05: at that level the test does detect a difference."
+    else:
+        wrong[more if 2 * wins > games else less] = f"p = {dec(p)} is not below 0.05: no difference is detected."
     return (f"In a two-player game with no ties (13 books, all made), a new strategy wins {wins} of {games} games "
-            "against `random`.", [
+            "against `random`. This is the only test you run on it.", [
                 number("(a) What is the exact two-sided binomial p-value against a fair share of 1/2? Exact fraction.",
                        p, f"Add the probabilities of every count at most as likely as {wins} under Binomial({games}, "
                           f"1/2): ${tex_frac(p)} \\approx {dec(p)}$ (`scipy.stats.binomtest`)."),
-                choice("(b) What should the report say?",
-                       "Too few games for a verdict: give the p-value and the interval, and play more games.",
-                       {"The strategy is better than random: p < 0.05.": "A p-value from a handful of decks of one seed "
-                                                                         "is not a verdict; the lesson's helper "
-                                                                         "refuses one below 30 games.",
-                        "The strategy is no better than random.": "Absence of evidence is not evidence of absence.",
-                        "The strategy wins about half its games.": "The estimate says otherwise; it is just imprecise."},
-                       f"`verdict` says \"{v.text}\": below 30 games it gives the p-value, not a conclusion."),
+                choice("(b) What should the report say, testing at the 5% level?", right, wrong,
+                       f"p = {dec(p)} is {'below' if rejected else 'not below'} 0.05, and the exact test is valid "
+                       f"however few the games: `verdict` says \"{v.text}\". Few games show in the p-value and the "
+                       "width of the interval."),
             ])
 
 
@@ -119,8 +134,8 @@ def q06_m3(tests: int, level: str):
             f"level {level}, on independent runs.", [
                 number("(a) What is the expected number of \"significant\" results? Exact value.", expected,
                        f"${tests} \\times {level} = {tex_frac(expected)}$."),
-                number("(b) What is the probability of at least one? (4 decimal places)", at_least_one,
-                       f"$1 - (1 - {level})^{{{tests}}} \\approx {dec(at_least_one)}$."),
+                number("(b) What is the probability of at least one? (4 decimal places)", float(at_least_one),
+                       f"$1 - (1 - {level})^{{{tests}}} \\approx {dec(at_least_one)}$."),  # a decimal key: the fraction has 24 digits
                 number("(c) At what level should each be tested (Bonferroni) so that all of them together raise a "
                        f"false alarm at most {level} of the time? Exact value.", bonferroni,
                        f"${level}/{tests} = {tex_frac(bonferroni)}$.", decimals=5, tolerance=Fraction(1, 100_000)),
@@ -229,10 +244,12 @@ def q07_m1(mean: str, sd: str, games: int, target: str):
         number("(b) What is the lower end of a 95% interval for the expected length? (2 decimal places)",
                m - 1.96 * se, f"${mean} - 1.96 \\times {se:.3f} \\approx {m - 1.96 * se:.2f}$.", decimals=2,
                tolerance=Fraction(2, 100)),
-        number("(c) About how far from the mean do single games typically lie: what is 1.96 standard deviations, "
-               "in asks? (1 decimal place)", 1.96 * s,
-               f"$1.96 \\times {sd} \\approx {1.96 * s:.1f}$: single games spread over many asks, though the mean is "
-               "pinned to a fraction of one.", decimals=1, tolerance=Fraction(1, 10)),
+        number("(c) Single games typically lie about one standard deviation from the mean. Were game lengths "
+               "roughly normal, about 95% of games would lie within 1.96 standard deviations of it: how many asks "
+               "is that? (1 decimal place)", 1.96 * s,
+               f"$1.96 \\times {sd} \\approx {1.96 * s:.1f}$: single games spread over many asks (typically about "
+               f"{sd}, one sd), though the mean is pinned to a fraction of one.", decimals=1,
+               tolerance=Fraction(1, 10)),
         number(f"(d) How many games make the standard error at most {target} asks?", needed,
                f"$n \\ge (\\text{{sd}}/{target})^2 = {float((Fraction(sd) / e) ** 2):.1f}$: {needed:,}. The sd "
                "does not shrink with more games; the standard error does."),
@@ -298,20 +315,36 @@ def q07_3(preset: str, players: int, n_ranks: int, book: int):
     if (kind == "impossible") != (seen == 0):
         raise AssertionError(f"Q07.3: {kind}, yet {seen} ties in 400 games")
     total = n_ranks * 4 // book
+    top = (total - 1) // 2  # three players: top, top and the rest, a tie for the most (4, 4, 1 of 9)
     texts = {"impossible": "Impossible: the books always add up to an odd number.",
              "unmade": "Possible: the game can end with books unmade.",
-             "even": "Possible: the number of books is even.",
-             "three": "Possible: with three players two scores can be equal and highest."}
+             "even": "Possible: the number of books is even."}
+    if players == 3:
+        texts["three"] = "Possible: with three players two scores can be equal and highest."
+    else:  # a two-player item names two players only
+        texts["last"] = "Impossible: whoever makes the last book wins any tie."
     why = {"impossible": f"Here all {total} books are always made" + (" (when one hand and the ocean are empty, the "
                                                                       "other hand holds every unbooked card)"
                                                                       if preset == "family" else "")
                          + f", and {total} is odd: two equal scores would add up to an even number.",
            "unmade": "The game stops when the pack is used up, books or no books; fewer books can split evenly.",
            "even": f"All {total} books are made, but {total} is even: {total // 2} each is a tie.",
-           "three": "Parity rules out only two equal scores adding up to the total; with three players, e.g. 5, 5, 3."}
+           "three": f"Parity rules out only two equal scores adding up to the total; with three players, e.g. {top}, "
+                    f"{top}, {total - 2 * top}."}
+    # Why each wrong choice is wrong in this setting: one reason per choice, not one for all.
+    against = {"impossible": {"even": f"{total} is even, not odd: {total // 2} books each is a tie.",
+                              "unmade": "The books add up to the deck's total only when all are made; here the game "
+                                        "can stop with fewer, and those can split evenly.",
+                              "three": f"Parity rules out a tie between two players only; three can tie, e.g. "
+                                       f"{top}, {top}, {total - 2 * top}."}.get(kind, ""),
+               "unmade": f"Under `{preset}` rules every book is made by the time the game ends: none is left "
+                         "unmade.",
+               "even": f"Here there are {total} books, an odd number.",
+               "three": "",
+               "last": "No rule breaks a tie: players tied for the most books share the win."}
     variant = " with Pairs Go Fish (`book_size=2`)" if book == 2 else ""
     deck = f", a deck of the first {n_ranks} ranks" if n_ranks != 13 else ""
-    wrong = {t: f"Not here. {why[kind]}" for k, t in texts.items() if k != kind}
+    wrong = {t: against[k] for k, t in texts.items() if k != kind}
     return (f"{words(players).capitalize()} players under `{preset}` rules{variant}{deck}.", [choice(
         "Can a game end in a tie for the most books?", texts[kind], wrong,
         why[kind] + f" (In 400 simulated games: {seen} ties.)")])
@@ -328,10 +361,23 @@ def q07_m2(m1: str, se1: str, m2: str, se2: str):
              (True, False): "The intervals overlap and the difference is not significant at 5%.",
              None: "Overlapping intervals prove the means are equal."}
     right = texts[overlap, significant]
-    wrong = {t: "Compare the gap with $1.96\\sqrt{se_1^2 + se_2^2}$ for the test, and with $1.96(se_1 + se_2)$ for "
-                "the overlap." if t != texts[None] else "Overlap never proves equality; absence of evidence is not "
-                                                        "evidence of absence."
-             for t in texts.values() if t != right}
+    gap, reach, test_reach = abs(a - b), 1.96 * (sa + sb), 1.96 * sqrt(sa ** 2 + sb ** 2)
+
+    def why_not(key):
+        """Why the statement ``texts[key]`` is wrong here: the overlap, the test, or what overlap can show."""
+        if key is None:
+            return "Overlap never proves equality; absence of evidence is not evidence of absence."
+        reasons = []
+        if key[0] != overlap:
+            reasons.append(f"the intervals {'do' if overlap else 'do not'} overlap: the gap {gap:.2f} is "
+                           f"{'within' if overlap else 'beyond'} $1.96(se_1 + se_2) = {reach:.2f}$")
+        if key[1] != significant:
+            reasons.append(f"the test compares the gap {gap:.2f} with $1.96\\sqrt{{se_1^2 + se_2^2}} = "
+                           f"{test_reach:.2f}$: the difference is {'' if significant else 'not '}significant at 5% "
+                           f"(p = {p:.3f})")
+        text = "; and ".join(reasons)
+        return text[0].upper() + text[1:] + "."
+    wrong = {t: why_not(key) for key, t in texts.items() if t != right}
     return (f"Two presets' mean game lengths: {m1} asks (standard error {se1}) and {m2} asks (standard error {se2}), "
             "from independent runs.", [
                 number("(a) How many standard errors of the difference apart are the two means? (2 decimal places)",
@@ -392,8 +438,8 @@ ITEMS = [
     Item("Q06.M1", "06", (1,), "a win share with ties, and which test", q06_m1,
          ((30, 8, 4, 18), (24, 0, 0, 36), (27, 6, 3, 24), (35, 0, 0, 25), (20, 10, 6, 24), (33, 4, 0, 23)),
          "the games won, shared two and three ways, and lost"),
-    Item("Q06.M5", "06", (1,), "an exact binomial test, too few games", q06_2,
-         ((8, 9), (9, 10), (10, 12), (12, 15), (1, 9), (2, 11), (11, 13)), "the wins and the games"),
+    Item("Q06.M5", "06", (1,), "an exact binomial test on a few games", q06_2,
+         ((8, 9), (9, 10), (10, 12), (12, 15), (1, 9), (2, 11), (11, 13), (7, 9)), "the wins and the games"),
     Item("Q06.M2", "06", (2,), "the law of large numbers and the funnel", q06_m2,
          tuple((s, n, h) for s in ("0.44", "0.40", "0.48") for n, h in ((400, "0.02"), (2500, "0.01"), (10000, "0.005"))),
          "the sd of one game, the number of games, the half-width wanted"),

@@ -100,10 +100,11 @@ def question_xml(question: Question, index: int) -> str:
             f'<responsetemplate format="html">{_text("")}</responsetemplate>{_tags(question)}</question>')
 
 
-def moodle_xml(items, seed: int, versions: int) -> str:
-    """The whole bank of ``items`` as a Moodle XML question file (versions 1 .. ``versions`` of ``seed``)."""
+def moodle_xml(items, seed: int, versions: int, *, every: bool = False) -> str:
+    """The whole bank of ``items`` as a Moodle XML question file (versions 1 .. ``versions`` of ``seed``;
+    ``every``: every version of each item, so that a random question from its category draws from all)."""
     out = ['<?xml version="1.0" encoding="UTF-8"?>\n<quiz>']
-    for item, questions in bank_variants(items, seed, versions):
+    for item, questions in bank_variants(items, seed, versions, every=every):
         info = f"Lesson {item.lesson}, goal(s) {', '.join(map(str, item.goals))}: {item.title}." + (
             f" Numbers change between versions: {item.varies}." if item.varies else "")
         out.append(f'<question type="category"><category>{_text(f"{ROOT}/Lesson {item.lesson}/{item.id} {item.title}")}'

@@ -52,13 +52,15 @@ gofish-teach quiz my-quiz --versions 2 --seed 7 --lessons 02,03    # only some l
 
 writes `version-01.pdf` (for learners: questions only), `version-01-key.pdf` (keys, why, and a
 grading table), and so on for each version; `keys.csv` (every key of every version); and the
-bank of the chosen lessons, every distinct version of every item, as `quiz-bank-moodle.xml`
-(Moodle: Question bank > Import > Moodle XML; one category per item, so a quiz can draw a random
-version; multi-part problems are Cloze questions) and `quiz-bank-canvas-qti.zip` (Canvas:
-Settings > Import course content > QTI .zip file; one question group per item, drawing one
-version; a multi-part problem is a fill-in-multiple-blanks question whose blanks accept the exact
-fraction or the decimal, and a choice's letter). Numbers entered on a platform are graded within
-the tolerance the key states.
+bank of the chosen lessons, every distinct version made (`--all-versions`: every version of every
+item), as `quiz-bank-moodle.xml` (Moodle: Question bank > Import > Moodle XML; one category per
+item, so a quiz can draw a random version; multi-part problems are Cloze questions) and
+`quiz-bank-canvas-qti.zip` (Canvas: Settings > Import course content > QTI .zip file; one
+question group per item, drawing one version; a multi-part problem is a fill-in-multiple-blanks
+question, and since Canvas grades a blank by its text, a number's blank lists every text within
+the key's tolerance, with up to one decimal place more than asked, a sign or none; a choice's
+blank takes its letter). Numbers entered on a platform are graded within the tolerance the key
+states.
 
 Item header: **QLL.n** · lesson *LL* · goal(s) · the parts' kinds. Kinds: *choice* (four options,
 one right), *number* (an exact key, graded within the stated tolerance), *written* (a rubric says

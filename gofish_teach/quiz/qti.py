@@ -5,8 +5,10 @@ Each item is a question group that draws one of its distinct versions, so a clas
 numbers. One-part items are ``multiple_choice_question``, ``numerical_question`` (exact value
 or within the tolerance) or ``essay_question``; a multi-part problem is one
 ``fill_in_multiple_blanks_question`` (blanks ``[a]``, ``[b]``...), so its parts keep the same
-numbers: Canvas grades a blank by its text, so each numeric blank accepts the exact fraction and
-the decimal forms, and a choice blank its letter.
+numbers. Canvas grades a blank by its text, so each numeric blank lists every text within the
+key's tolerance (:func:`accepted`: the exact fraction, and each decimal in the tolerance with up
+to one place more than asked, with or without a sign or a leading zero), and a choice blank its
+letter.
 
 >>> import io, zipfile
 >>> from gofish_teach.quiz import items_for
@@ -18,6 +20,8 @@ from __future__ import annotations
 
 import io
 import zipfile
+from fractions import Fraction
+from math import ceil, floor
 from xml.etree import ElementTree as ET
 
 from .bank import bank_variants
@@ -55,15 +59,43 @@ def _feedback(item_el, ident: str, markup_html: str) -> None:
 
 
 def accepted(part: Part) -> list[str]:
-    """What a blank of a multi-part problem accepts: a choice's letter; a number's exact fraction
-    and decimal (as asked, and with trailing zeros dropped)."""
+    """What a blank of a multi-part problem accepts. Canvas grades a blank by its text (trimmed, any
+    case), so a number's blank lists every text within the key's tolerance: the exact fraction,
+    and each decimal in the tolerance written with up to one place more than the part asks for,
+    with or without a sign and a leading zero (``0.6``, ``+0.6``, ``.6``, ``0.60``, ``0.58``...);
+    a choice's blank, its letter.
+
+    >>> from fractions import Fraction
+    >>> from gofish_teach.quiz.model import number
+    >>> accepted(number("Within 0.1?", Fraction(3, 5), "", decimals=1, tolerance=Fraction(1, 10)))[:8]
+    ['3/5', '+3/5', '0.5', '+0.5', '.5', '+.5', '0.6', '+0.6']
+    >>> "+0.6" in accepted(number("", Fraction(3, 5), "", decimals=1, tolerance=Fraction(1, 10)))
+    True
+    >>> accepted(number("A count.", 15, ""))[:4]
+    ['15', '+15', '15.0', '+15.0']
+    """
     if part.kind == "choice":
         letter = LETTERS[part.right]
         return [letter, letter.lower()]
-    forms = [part.exact(), part.decimal()]
-    trimmed = part.decimal().rstrip("0").rstrip(".") if "." in part.decimal() else part.decimal()
-    forms.append(trimmed)
+    forms = [part.exact()] if part.exact_key else []
+    if forms and not forms[0].startswith("-"):
+        forms.append("+" + forms[0])
+    low, high = part.answer - part.tolerance, part.answer + part.tolerance
+    for places in range(part.decimals + 2):
+        step = Fraction(1, 10 ** places)
+        for k in range(ceil(low / step), floor(high / step) + 1):
+            forms += _written(k, places)
     return list(dict.fromkeys(forms))
+
+
+def _written(k: int, places: int) -> list[str]:
+    """The ways to write ``k / 10**places`` with exactly ``places`` decimal places: ``0.5``, ``+0.5``, ``.5``..."""
+    digits = str(abs(k)).rjust(places + 1, "0")
+    whole, frac = (digits[:-places], digits[-places:]) if places else (digits, "")
+    bare = [f"{whole}.{frac}" if places else whole] + ([f".{frac}"] if places and whole == "0" else [])
+    if k < 0:
+        return ["-" + b for b in bare]
+    return [form for b in bare for form in (b, "+" + b)] if k else bare
 
 
 def _score(resprocessing, condition, score: str, action: str = "Set", feedback: str | None = None,
@@ -181,8 +213,8 @@ def item_xml(question: Question, index: int, ident: str) -> ET.Element:
     return el
 
 
-def assessment_xml(items, seed: int, versions: int) -> bytes:
-    """The assessment: one question group per item, drawing one of its versions."""
+def assessment_xml(items, seed: int, versions: int, *, every: bool = False) -> bytes:
+    """The assessment: one question group per item, drawing one of its versions (``every``: of all)."""
     ET.register_namespace("", QTI_NS)
     root = ET.Element("questestinterop", xmlns=QTI_NS)
     assessment = _sub(root, "assessment", ident=IDENT, title="Go Fish quiz bank")
@@ -191,7 +223,7 @@ def assessment_xml(items, seed: int, versions: int) -> bytes:
     _sub(field, "fieldlabel", "cc_maxattempts")
     _sub(field, "fieldentry", "1")
     top = _sub(assessment, "section", ident="root_section")
-    for item, questions in bank_variants(items, seed, versions):
+    for item, questions in bank_variants(items, seed, versions, every=every):
         group = _sub(top, "section", ident=f"group_{item.id.replace('.', '_')}", title=f"{item.id} {item.title}")
         selection = _sub(_sub(group, "selection_ordering"), "selection")
         _sub(selection, "selection_number", "1")
@@ -235,12 +267,12 @@ def meta_xml(points: int) -> bytes:
     return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="utf-8")
 
 
-def qti_zip(items, seed: int, versions: int) -> bytes:
-    """The QTI 1.2 package, as the bytes of a zip file."""
+def qti_zip(items, seed: int, versions: int, *, every: bool = False) -> bytes:
+    """The QTI 1.2 package, as the bytes of a zip file (``every``: every version of each item)."""
     points = sum(len(item.sample().parts) for item in items)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr(f"{IDENT}/{IDENT}.xml", assessment_xml(items, seed, versions))
+        z.writestr(f"{IDENT}/{IDENT}.xml", assessment_xml(items, seed, versions, every=every))
         z.writestr(f"{IDENT}/assessment_meta.xml", meta_xml(points))
         z.writestr("imsmanifest.xml", manifest_xml())
     return buffer.getvalue()

@@ -160,8 +160,9 @@ def win_share(results, by: str = "entry", confidence: float = 0.95) -> WinShare:
 
 
 # --------------------------------------------------------------------------- verdict
-#: Below this many games :func:`verdict` gives no verdict, only the p-value: a handful of decks
-#: from one seed says little about how a strategy does on decks in general.
+#: Below this many games :func:`verdict` gives no verdict from its score test, only the p-value:
+#: the score test leans on the normal approximation, which a handful of games does not support.
+#: The exact binomial test needs no such floor: its p-value is right at any number of games.
 MIN_GAMES = 30
 
 
@@ -170,7 +171,8 @@ class Verdict:
     """A win share read against a fair share: the words, the test's p-value and how it was made.
 
     ``text`` is "more than its fair share", "less than its fair share", "not distinguishable
-    from its fair share" or "too few games for a verdict"; ``pvalue`` is two-sided.
+    from its fair share" or (a score test on too few games) "too few games for a verdict";
+    ``pvalue`` is two-sided.
     """
 
     text: str
@@ -205,10 +207,11 @@ def verdict(row: ShareRow, fair: float, *, ties: int | None = None, alpha: float
     - Ties unknown and whole wins: the binomial test's p-value, named "binomial test (exact
       only if no game was tied)".
 
-    Below ``min_games`` games the text is "too few games for a verdict", whatever the p-value:
-    give the p-value, not a conclusion. To read several verdicts at once, divide ``alpha`` by
-    their number (Bonferroni), so that all of them together raise a false alarm at most
-    ``alpha`` of the time.
+    The binomial test is exact at any number of games, so it gives a verdict from six games as
+    from six thousand: few games show as a large p-value. The score test is a normal
+    approximation: below ``min_games`` games its text is "too few games for a verdict", whatever
+    the p-value. To read several verdicts at once, divide ``alpha`` by their number
+    (Bonferroni), so that all of them together raise a false alarm at most ``alpha`` of the time.
 
     >>> from gofish_teach.simulate import simulate
     >>> six = win_share(simulate(["greedy", "random"], "family", games=6, seed=2)).rows[0]
@@ -216,7 +219,11 @@ def verdict(row: ShareRow, fair: float, *, ties: int | None = None, alpha: float
     (6.0, 6)
     >>> v = verdict(six, 1 / 2, ties=0)     # two players under family rules never tie
     >>> v.text, round(v.pvalue, 4), v.method
-    ('too few games for a verdict', 0.0312, 'exact binomial test')
+    ('more than its fair share', 0.0312, 'exact binomial test')
+    >>> verdict(six, 1 / 2, ties=0, alpha=0.05 / 7).text    # one of seven read together: 0.0312 > 0.0071
+    'not distinguishable from its fair share'
+    >>> verdict(ShareRow(0, "x", 5.5, 6, 5.5 / 6, *wilson_interval(5.5, 6)), 1 / 2, ties=1).text
+    'too few games for a verdict'
     >>> row = ShareRow(0, "memory", 560, 1000, 0.56, *wilson_interval(560, 1000))
     >>> print(verdict(row, 1 / 2, ties=0))
     more than its fair share (p = 0.00017, exact binomial test)
@@ -248,7 +255,7 @@ def verdict(row: ShareRow, fair: float, *, ties: int | None = None, alpha: float
         z = (wins / n - fair) / np.sqrt(fair * (1 - fair) / n)
         pvalue = float(2 * sps.norm.sf(abs(z)))
         method = f"score test ({ties:,} tied games: conservative)" if ties else "score test (tied games: conservative)"
-    if n < min_games:
+    if n < min_games and method.startswith("score test"):
         text = "too few games for a verdict"
     elif pvalue >= alpha:
         text = "not distinguishable from its fair share"

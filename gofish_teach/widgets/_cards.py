@@ -141,12 +141,13 @@ def book_chips(ranks) -> str:
     return "".join(f'<span class="gf-book" title="a book of {plural(r)}">{r}</span>' for r in ranks)
 
 
-def seat_box(name: str, strategy: str | None, size: int, ranks_booked, *, turn: bool, partner: bool,
+def seat_box(name: str, bot: str | None, size: int, ranks_booked, *, turn: bool, partner: bool,
              won: bool = False, revealed=None) -> str:
-    """An opponent's place at the table: name, strategy, hand (backs, or faces once revealed), books."""
+    """An opponent's place at the table: name, what bot plays it ("memory bot"; ``None`` for a person),
+    hand (backs, or faces once revealed), books."""
     classes = "gf-seat" + (" gf-turn" if turn else "") + (" gf-won" if won else "")
     tag = '<span class="gf-partner">partner</span>' if partner else ""
-    strat = f'<span class="gf-strat">{escape(strategy)} bot</span>' if strategy else ""
+    strat = f'<span class="gf-strat">{escape(bot)}</span>' if bot else ""
     n_books = len(ranks_booked)
     hand = (f'<span class="gf-small">{hand_group(revealed)}</span>' if revealed is not None else backs(size))
     return (f'<div class="{classes}"><div class="gf-name">{"★ " if won else ""}{escape(name)}{strat}{tag}</div>'

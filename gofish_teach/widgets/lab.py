@@ -45,6 +45,10 @@ _SCREEN_READER_ONLY = ("<style>.gf-sr-label .widget-label { position: absolute !
                        "height: 1px !important; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }</style>")
 #: The "run on" choices: label and key (an executor passed to the lab adds one more).
 RUN_ON = {"here": "this kernel (one process)", "cores": "all cores (process pool)"}
+#: How the games were played, for the status line: ``SimulationResults.engine`` in plain words.
+HOW_PLAYED = {"fast": "played at full speed (compiled)",
+              "readable": "played ask by ask (slower: a strategy of your own plays this way)",
+              "fast+readable": "some games at full speed, some ask by ask"}
 
 
 class Named:
@@ -241,7 +245,7 @@ class Lab(Placeheld, w.VBox):
         self.paired = paired_test(results, baseline, entry=entry) if baseline is not None else None
         self.status_html.value = (f"<small>{', '.join(results.lineup)}: {results.rules.name} rules, "
                                   f"{results.n_players} players, {results.games:,} games, seed {results.seed}; "
-                                  f"{results.engine} engine, {results.seconds:.1f} s.</small>")
+                                  f"{HOW_PLAYED.get(results.engine, results.engine)}, {results.seconds:.1f} s.</small>")
         self.share_html.value = win_share(results)._repr_html_()
         self.paired_html.value = self._paired_text(entry) if self.paired else ""
         self._draw()

@@ -59,6 +59,19 @@ from ._table_play import TablePlay
 from ._words import a_card, cards_word, count_of, default_names, read_seed, rules_code, say
 from ._words import books as _books
 
+def _deck_words(rules) -> str:
+    """The deck, for the table's header, when it is not the full 52: `` · a deck of 12 cards (A, 2, 3)``.
+
+    >>> from gofish_teach import Rules
+    >>> _deck_words(Rules.preset("pond")), _deck_words(Rules.preset("pond").replace(n_ranks=3, hand_size=2))
+    ('', ' · a deck of 12 cards (A, 2, 3)')
+    """
+    if rules.n_ranks == 13:
+        return ""
+    ranks = ", ".join(rules.ranks) if rules.n_ranks <= 6 else f"{rules.ranks[0]} to {rules.ranks[-1]}"
+    return f" · a deck of {rules.deck_size} cards ({ranks})"
+
+
 def _nothing() -> None:
     """A control whose change only needs the table redrawn."""
 
@@ -451,13 +464,14 @@ class Table(Placeheld, widgets.VBox):
 
         tags = [t for flag, t in [(match.rules.book_size == 2, "pairs"), (match.rules.bluff, "bluffing"),
                                   (match.rules.specific_card, "specific cards"), (match.rules.teams, "teams")] if flag]
-        self.header.value = (f'<div class="gf-header"><b>Go Fish</b><span>{match.rules.name} rules · {n} players</span>'
+        self.header.value = (f'<div class="gf-header"><b>Go Fish</b><span>{match.rules.name} rules · {n} players'
+                             f'{_deck_words(match.rules)}</span>'
                              + "".join(f'<span class="gf-tag">{t}</span>' for t in tags)
                              + f'<span class="gf-tag" title="the same seed deals the same game">seed {match.seed}</span></div>')
 
         for q, html in self._seat_html.items():
             html.value = _cards.seat_box(
-                names[q], match.strategy_of(q), view.hand_sizes[q], view.books[q],
+                names[q], match.label_of(q), view.hand_sizes[q], view.books[q],
                 turn=not over and view.current_player == q, partner=q == partner,
                 won=over and q in game.winners, revealed=game.hand(q) if over else None)
         for q, button in self.ask_buttons.items():
