@@ -1,6 +1,6 @@
 """Equilibria by CFR on the whole game tree, checked three ways: against the sequence-form linear
-program (HiGHS), the tree's best responses against the belief solver's (solve.py) and against a
-best response written apart here in Fractions, and the built-ins' exploitability."""
+program (HiGHS), the tree's best responses against the belief solver's (solve.py) and against the
+best response written apart in Fractions (exact.py), and the built-ins' exploitability."""
 from fractions import Fraction
 
 import numpy as np
@@ -9,7 +9,7 @@ import pytest
 from gofish_teach import Rules
 from gofish_teach.__main__ import main
 from gofish_teach.bestplay.cfr import assess, exploitability_of
-from gofish_teach.bestplay.kernels import CHANCE, TERMINAL
+from gofish_teach.bestplay import exact
 from gofish_teach.bestplay.lp import sequence_form
 from gofish_teach.bestplay.solve import Solver
 from gofish_teach.bestplay.tree import Tree
@@ -83,60 +83,29 @@ def test_the_trees_best_response_equals_the_belief_solvers_on_three_ranks(small_
                                                                       abs=1e-10)
 
 
-def exact_best_response(tree, sigma, player):
-    """A best response written apart from the compiled one, in Fractions: recursive, each of ``player``'s
-    information sets decided on demand from the weights of its nodes (chance times the other seat)."""
-    sigma = [Fraction(x) for x in sigma]  # the floats exactly
-    prob = [Fraction(float(p)).limit_denominator(10**6) for p in tree.prob]  # the deal's and draws' chances
-    kind, first, count, iset = tree.kind, tree.first, tree.count, tree.iset
-    members = {}
-    stack = [(0, Fraction(1))]
-    while stack:
-        node, w = stack.pop()
-        kids = range(first[node], first[node] + count[node])
-        if kind[node] == CHANCE:
-            stack += [(c, w * prob[c]) for c in kids]
-        elif kind[node] != TERMINAL:
-            I = iset[node]
-            if tree.iset_player[I] == player:
-                members.setdefault(I, []).append((node, w))
-                stack += [(c, w) for c in kids]
-            else:
-                stack += [(c, w * sigma[tree.offset[I] + a]) for a, c in enumerate(kids)]
-    memo, choice = {}, {}
-
-    def value(node):
-        if node not in memo:
-            kids = range(first[node], first[node] + count[node])
-            if kind[node] == TERMINAL:
-                share = Fraction(int(tree.halves[node]), 2)
-                v = share if player == 0 else 1 - share
-            elif kind[node] == CHANCE:
-                v = sum(prob[c] * value(c) for c in kids)
-            elif tree.iset_player[iset[node]] == player:
-                I = iset[node]
-                if I not in choice:
-                    scores = [sum(w * value(first[h] + a) for h, w in members[I]) for a in range(count[node])]
-                    choice[I] = max(range(len(scores)), key=scores.__getitem__)
-                v = value(first[node] + choice[I])
-            else:
-                v = sum(sigma[tree.offset[iset[node]] + a] * value(c) for a, c in enumerate(kids))
-            memo[node] = v
-        return memo[node]
-    return value(0)
-
-
 @pytest.mark.parametrize("rules", [TINY, Rules.preset("family").replace(n_ranks=2, hand_size=2),
                                    Rules.preset("classic").replace(n_ranks=2, hand_size=3)])
 def test_exploitability_is_exact(rules):
     """Short of convergence (5 iterations, so the best responses gain something), the compiled best
-    responses equal the Fractions ones to rounding: the exploitability is exact."""
+    responses equal the ones in Fractions (bestplay/exact.py, written apart) to rounding: the
+    exploitability is exact."""
     tree = Tree(rules)
     eq = tree.solve(iterations=5)
     for player in (0, 1):
-        exact = exact_best_response(tree, eq.sigma, player)
-        assert tree.best_response(eq.sigma, player) == pytest.approx(float(exact), abs=1e-12)
+        fractional = exact.best_response(tree, eq.sigma, player)
+        assert tree.best_response(eq.sigma, player) == pytest.approx(float(fractional), abs=1e-12)
     assert eq.exploitability > 1e-6  # a check that could fail: there is a gain to find
+
+
+@pytest.mark.parametrize("preset,ranks,hand,value", [("pond", 2, 2, Fraction(41, 70)),
+                                                     ("pond", 3, 4, Fraction(3529, 5775))])
+def test_the_value_is_proved_exactly(preset, ranks, hand, value):
+    """The LP's equilibrium rounded to fractions: its two exact best responses meet, so the value is exact;
+    a profile short of equilibrium gets an interval that holds it, and is not a point."""
+    tree = Tree(Rules.preset(preset).replace(n_ranks=ranks, hand_size=hand))
+    assert exact.bounds(tree, exact.rational(tree, sequence_form(tree).sigma)) == (value, value)
+    low, high = exact.bounds(tree, tree.solve(iterations=5).sigma)
+    assert low <= value <= high and low < high, (low, high)
 
 
 def test_too_big_is_refused():
@@ -176,6 +145,10 @@ def test_the_equilibrium_command_on_two_ranks(method, capsys):
     low, high = map(float, re.search(r"value is between ([\d.]+) and ([\d.]+)", text).groups())
     assert low <= 41 / 70 <= high and high - low < 2e-5, text
     assert "596 nodes, 341 information sets" in text and "peak memory" in text, text
+    if method == "lp":
+        out = io.StringIO()
+        main(["solve", "--ranks", "2", "--hand-size", "2", "--equilibrium", "--method", "lp", "--exact"], out=out)
+        assert "the game's value is exactly 41/70 = 0.5857142857" in out.getvalue(), out.getvalue()
 
 
 def test_the_equilibrium_command_refuses_a_best_responses_options(capsys):

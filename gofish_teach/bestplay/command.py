@@ -28,6 +28,7 @@ peak memory      ... GiB (the process's resident set)
 from __future__ import annotations
 
 import argparse
+import resource
 
 from ..rules import PRESETS, Rules
 from .solve import MAX_OCEAN, MAX_OCEAN_5, MAX_RANKS, both_seats
@@ -57,7 +58,10 @@ def add_command(commands) -> None:
     cmd.add_argument("--hand-size", type=int, default=3, metavar="N", help="cards dealt to each player (default 3)")
     cmd.add_argument("--against", default=None, choices=AGAINST, metavar="NAME",
                      help=f"the opponent: {', '.join(AGAINST)} (default: memory)")
-    cmd.add_argument("--exact", action="store_true", help="compute in fractions (slower; the default on 2-3 ranks)")
+    cmd.add_argument("--exact", action="store_true",
+                     help="compute in fractions (slower; the default on 2-3 ranks); with --equilibrium, the value's "
+                          "interval in fractions, from exact best responses to the equilibrium rounded to fractions "
+                          "(a single value when they meet, as the linear program's do: minutes on 3 ranks)")
     cmd.add_argument("--equilibrium", action="store_true",
                      help="instead of a best response, an equilibrium of the game (both seats playing best against "
                           "each other) by CFR over the whole game tree, its value and exploitability; small decks only "
@@ -78,9 +82,8 @@ def run(args, out) -> None:
     if args.players != 2:
         raise ValueError(f"--players: the exact solver takes 2 players, not {args.players}")
     if args.equilibrium:
-        if args.against is not None or args.exact:
-            raise ValueError("--equilibrium: the equilibrium plays both seats; --against and --exact are for a best "
-                             "response")
+        if args.against is not None:
+            raise ValueError("--equilibrium: the equilibrium plays both seats; --against is for a best response")
         return run_equilibrium(rules, args, out)
     args.against = args.against or "memory"
     exact = True if args.exact or args.ranks <= 3 else None
@@ -117,8 +120,9 @@ def run_equilibrium(rules, args, out) -> None:
     # printed rounded outwards, so that the interval still holds it
     low, high = floor((eq.value - gains[1]) * 1e6) / 1e6, ceil((eq.value + gains[0]) * 1e6) / 1e6
     method = {"dcfr": "discounted CFR", "cfr+": "CFR+", "lp": "the sequence-form linear program"}[args.method]
-    print(f"Equilibrium: {args.rules} rules, 2 players, {args.ranks} ranks, {args.hand_size} cards each ({method} over "
-          f"the whole game tree)", file=out)
+    cards = f"{args.hand_size} card{'s' if args.hand_size != 1 else ''} each"
+    print(f"Equilibrium: {args.rules} rules, 2 players, {args.ranks} ranks, {cards} ({method} over the whole game tree)",
+          file=out)
     print(f"value            {eq.value:.4f} for the seat moving first (the game's value is between {low:.6f} and "
           f"{high:.6f})", file=out)
     print(f"exploitability   {sum(gains) / 2:.1e} (exact best responses gain {gains[0]:.1e} moving first, "
@@ -127,7 +131,21 @@ def run_equilibrium(rules, args, out) -> None:
     steps = "the linear program" if args.method == "lp" else f"{eq.iterations:,} iterations"
     print(f"time             {steps}, {eq.cpu:.1f} s of processor time ({eq.seconds:.1f} s in all; "
           f"the tree built in {built:.1f} s)", file=out)
-    print(f"peak memory      {eq.peak_bytes / 2**30:.2f} GiB (the process's resident set)", file=out)
+    if args.exact:
+        from . import exact
+
+        cpu = time.process_time()
+        low, high = exact.bounds(tree, exact.rational(tree, eq.sigma))
+        said = f"exactly {_fraction(low)}" if low == high else f"between {_fraction(low)} and {_fraction(high)}"
+        print(f"in fractions     the game's value is {said} (the two best responses, in Fractions, to the "
+              f"equilibrium rounded to fractions: {time.process_time() - cpu:.1f} s)", file=out)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # kilobytes on Linux
+    print(f"peak memory      {peak / 2**30:.2f} GiB (the process's resident set)", file=out)
     if eq.exploitability >= args.target and args.method != "lp":
         print(f"Not yet below the target {args.target:g} after {eq.iterations:,} iterations: more --iterations.",
               file=out)
+
+
+def _fraction(x) -> str:
+    """A Fraction as itself when short (with its decimals), else its decimals only."""
+    return f"{x} = {float(x):.10f}" if x.denominator < 10**12 else f"{float(x):.10f}"
