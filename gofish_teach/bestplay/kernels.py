@@ -182,25 +182,30 @@ def reach(kind, first, count, prob, iset, iset_player, offset, sigma, player, cf
                     own[c] = own[i]
 
 
+@njit(cache=True, inline="always")
+def _value(i, kind, first, count, prob, halves, iset, offset, sigma, player, v):
+    """Node ``i``'s value to ``player`` from its children's (a terminal's share; chance and decisions
+    by their probabilities, ``sigma`` at decisions)."""
+    k = kind[i]
+    if k == TERMINAL:
+        return halves[i] / 2.0 if player == 0 else 1.0 - halves[i] / 2.0
+    s = 0.0
+    if k == CHANCE:
+        for a in range(count[i]):
+            c = first[i] + a
+            s += prob[c] * v[c]
+    else:
+        o = offset[iset[i]]
+        for a in range(count[i]):
+            s += sigma[o + a] * v[first[i] + a]
+    return s
+
+
 @njit(cache=True)
 def values(kind, first, count, prob, halves, iset, offset, sigma, player, v):
     """Backward pass: ``v[i]``, ``player``'s expected win share from node ``i`` when both play ``sigma``."""
     for i in range(len(kind) - 1, -1, -1):
-        k = kind[i]
-        if k == TERMINAL:
-            v[i] = halves[i] / 2.0 if player == 0 else 1.0 - halves[i] / 2.0
-        elif k == CHANCE:
-            s = 0.0
-            for a in range(count[i]):
-                c = first[i] + a
-                s += prob[c] * v[c]
-            v[i] = s
-        else:
-            o = offset[iset[i]]
-            s = 0.0
-            for a in range(count[i]):
-                s += sigma[o + a] * v[first[i] + a]
-            v[i] = s
+        v[i] = _value(i, kind, first, count, prob, halves, iset, offset, sigma, player, v)
 
 
 @njit(cache=True)
@@ -273,30 +278,17 @@ def best_response(kind, first, count, prob, halves, iset, iset_player, iset_dept
     for d in range(deepest, -2, -1):  # d = -1: every set decided, the value
         score[:] = 0.0
         for i in range(len(kind) - 1, -1, -1):
-            k = kind[i]
-            if k == TERMINAL:
-                v[i] = halves[i] / 2.0 if player == 0 else 1.0 - halves[i] / 2.0
-            elif k == CHANCE:
-                s = 0.0
-                for a in range(count[i]):
-                    c = first[i] + a
-                    s += prob[c] * v[c]
-                v[i] = s
-            else:
-                I = iset[i]
-                o = offset[I]
-                if iset_player[I] != player:
-                    s = 0.0
+            I = iset[i]
+            if kind[i] != DECISION or iset_player[I] != player:
+                v[i] = _value(i, kind, first, count, prob, halves, iset, offset, sigma, player, v)
+            elif choice[I] >= 0:
+                v[i] = v[first[i] + choice[I]]
+            else:  # undecided (this depth or shallower): score this depth's, value nothing yet
+                if iset_depth[I] == d:
+                    o = offset[I]
                     for a in range(count[i]):
-                        s += sigma[o + a] * v[first[i] + a]
-                    v[i] = s
-                elif choice[I] >= 0:
-                    v[i] = v[first[i] + choice[I]]
-                else:  # undecided (this depth or shallower): score this depth's, value nothing yet
-                    if iset_depth[I] == d:
-                        for a in range(count[i]):
-                            score[o + a] += cf[i] * v[first[i] + a]
-                    v[i] = 0.0
+                        score[o + a] += cf[i] * v[first[i] + a]
+                v[i] = 0.0
         for I in range(len(nact)):
             if iset_player[I] == player and iset_depth[I] == d:
                 o = offset[I]

@@ -22,6 +22,8 @@ asks are ``sigma[offset[I]:offset[I] + nact[I]]``, for the ranks ``ranks[offset[
 """
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from . import kernels
@@ -45,21 +47,8 @@ class Tree:
         self.model = model = Model(rules, exact=False)
         self.worlds, self.chunks = [], []
         world_ids, chunk_ids = {}, {}
-
-        def world_id(w):
-            i = world_ids.get(w)
-            if i is None:
-                i = world_ids[w] = len(self.worlds)
-                self.worlds.append(w)
-            return i
-
-        def chunk_id(c):
-            i = chunk_ids.get(c)
-            if i is None:
-                i = chunk_ids[c] = len(self.chunks)
-                self.chunks.append(c)
-            return i
-
+        world_id = partial(_number, world_ids, self.worlds)
+        chunk_id = partial(_number, chunk_ids, self.chunks)
         deals = [(p, world_id(w), chunk_id(o[0]), chunk_id(o[1])) for p, w, o in model.deals()]
         over, turn, halves, act_start, act_count = [], [], [], [], []
         a_rank, a_out_start, a_out_count = [], [], []
@@ -203,6 +192,15 @@ class Tree:
         from .cfr import solve
 
         return solve(self, iterations=iterations, target=target, **options)
+
+
+def _number(numbers: dict, items: list, item) -> int:
+    """``item``'s number, numbering it (and listing it in ``items``) when new."""
+    i = numbers.get(item)
+    if i is None:
+        i = numbers[item] = len(items)
+        items.append(item)
+    return i
 
 
 def _name(rules) -> str:
