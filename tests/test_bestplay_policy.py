@@ -76,6 +76,13 @@ def test_the_equilibrium_is_not_beaten_by_a_builtin(equilibrium, opponent):
     assert shares.mean() + half >= guarantee, (shares.mean(), half, guarantee)
 
 
+def test_the_equilibrium_plays_in_worker_processes(equilibrium):
+    """It travels to simulate's workers (pickled without its model, rebuilt there) and plays the same games."""
+    here = simulate([equilibrium, "memory"], TINY, games=200, seed=2, workers=1)
+    there = simulate([equilibrium, "memory"], TINY, games=200, seed=2, workers=2)
+    assert (here.winners == there.winners).all() and there.games == 200
+
+
 def test_the_equilibrium_plays_at_the_table_and_refuses_other_rules(equilibrium):
     from gofish_teach.widgets import Table
     from test_widgets_table import play_through  # the Table's own whole-game driver, through its controls

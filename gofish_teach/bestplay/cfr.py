@@ -14,7 +14,7 @@ by (t / (t + 1))^2; Brown and Sandholm, 2019). Why DCFR: on pond with 3 ranks an
 reaches an exploitability of 4.0e-5 in 50 iterations and 1.2e-5 in 100, where CFR+ has 1.3e-4 and
 4.1e-5; on 2 ranks, 1e-6 in 80 iterations against 260. Where it fits, the sequence-form linear
 program (:mod:`~gofish_teach.bestplay.lp`) is exact and, with HiGHS, as fast on 3 ranks, but it
-takes 5 times the memory; it is the check, CFR the solver that scales.
+takes 4.5 times the memory; it is the check, CFR the solver that scales.
 
 *Exploitability* of a strategy profile: what best responses gain against it, on average over
 the two seats (half of the sum of both best responses' values minus 1, half the "NashConv");

@@ -72,7 +72,7 @@ def add_command(commands) -> None:
                      help="--equilibrium: at most N iterations (default 5000)")
     cmd.add_argument("--method", default="dcfr", choices=list(METHODS),
                      help="--equilibrium: discounted CFR (dcfr, the default), CFR+ (cfr+), or the sequence-form "
-                          "linear program (lp: exact, about 5 times CFR's memory)")
+                          "linear program (lp: exact, about 4.5 times CFR's memory)")
     cmd.set_defaults(run=run)
 
 
