@@ -77,8 +77,8 @@ class Equilibrium:
             while h >= 0:
                 chunks.append(tree.chunks[tree._hist_chunk[h]])
                 h = int(tree._hist_parent[h])
-            out[(int(tree.iset_player[I]), tuple(reversed(chunks)))] = tree.strategy(self.sigma, int(tree.iset_player[I]),
-                                                                                     reversed(chunks))
+            player, chunks = int(tree.iset_player[I]), tuple(reversed(chunks))
+            out[(player, chunks)] = tree.strategy(self.sigma, player, chunks)
         return out
 
 
