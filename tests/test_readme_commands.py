@@ -110,13 +110,22 @@ def _check_solve(root: Path, out: str) -> None:
     assert "0.5154" in out and "0.5244" in out and "0.4921" in out and "0.5079" in out, out
 
 
-#: How to prepare for and check each command, by the words it starts with.
+def _check_equilibrium(root: Path, out: str) -> None:
+    # The README quotes the value 953/1925 = 0.4951 (3 ranks, 2 cards each) and the tree's size; the
+    # interval printed must hold the value.
+    low, high = map(float, re.search(r"value is between ([\d.]+) and ([\d.]+)", out).groups())
+    assert "0.4951" in out and low <= 953 / 1925 <= high and "1,801,650 information sets" in out, out
+
+
+#: How to prepare for and check each command, by the words it starts with (the first that matches).
 RUNS = {
     ".venv/bin/python -m gofish_teach.exercises.build": (_sources, _check_build),
     ".venv/bin/python -m gofish_teach grade": (_submissions, _check_grades),
     ".venv/bin/python -m gofish_teach tournament": (_entries, _check_tournament),
     ".venv/bin/python -m gofish_teach simulate": (lambda root: None, _check_simulate),
     ".venv/bin/gofish-teach course": (lambda root: None, _check_course),
+    ".venv/bin/gofish-teach solve --rules pond --players 2 --ranks 3 --hand-size 2 --equilibrium":
+        (lambda root: None, _check_equilibrium),
     ".venv/bin/gofish-teach solve": (lambda root: None, _check_solve),
 }
 

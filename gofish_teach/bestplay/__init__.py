@@ -6,10 +6,13 @@
   ``memory``, ``most_held``) by backward induction over a seat's beliefs, its value moving
   first and second, and the built-in's own share (the ``solve`` command prints them);
 - :mod:`~gofish_teach.bestplay.policy`: :class:`BestResponse`, that best response, and
-  :class:`EquilibriumPolicy`, an equilibrium of the smallest games, as strategies for ``simulate``,
-  the ``Lab`` and the Table;
-- :mod:`~gofish_teach.bestplay.cfr`: an equilibrium of the smallest games by CFR+, the game's
-  value, and each built-in's exploitability;
+  :class:`EquilibriumPolicy`, an equilibrium of a small game (2 ranks, or 3 ranks and 2 cards
+  each), as strategies for ``simulate``, the ``Lab`` and the Table;
+- :mod:`~gofish_teach.bestplay.tree`: :class:`Tree`, the whole game tree as arrays, its
+  information sets, and exact best responses to any strategy profile;
+- :mod:`~gofish_teach.bestplay.cfr`: an equilibrium by counterfactual regret minimisation
+  (discounted CFR, or CFR+), the game's value, and each built-in's exploitability;
+- :mod:`~gofish_teach.bestplay.lp`: the same by the sequence-form linear program, the check;
 - :mod:`~gofish_teach.bestplay.search`: :class:`SearchBot`, determinised Monte Carlo search for the
   full deck.
 
@@ -21,14 +24,16 @@
 from __future__ import annotations
 
 from .policy import BestResponse, EquilibriumPolicy
-from .cfr import Equilibrium, Tree, exploitability_of
+from .cfr import Equilibrium, exploitability_of
+from .lp import sequence_form
+from .tree import Tree
 from .search import SearchBot
 from .solve import MAX_OCEAN, MAX_OCEAN_5, MAX_RANKS, Result, Solver, best_response, both_seats, check_size
 from .command import add_command
 
 __all__ = ["BestResponse", "Solver", "Result", "best_response", "both_seats", "check_size", "MAX_RANKS", "MAX_OCEAN",
            "MAX_OCEAN_5", "bench",
-           "Tree", "Equilibrium", "EquilibriumPolicy", "exploitability_of", "SearchBot",
+           "Tree", "Equilibrium", "EquilibriumPolicy", "exploitability_of", "sequence_form", "SearchBot",
            "add_command"]  # the command line's ``solve``
 
 
