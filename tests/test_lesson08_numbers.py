@@ -33,6 +33,9 @@ KEY = ROOT / "notebooks" / "teacher" / "key-08-best-play.ipynb"
 GUIDE = ROOT / "notebooks" / "README.md"
 TINY = Rules.preset("pond").replace(n_ranks=2, hand_size=2)
 SMALL = Rules.preset("pond").replace(n_ranks=3, hand_size=2)
+#: The value of SMALL for the seat moving first, proved by ``solve --equilibrium --exact`` (the README's
+#: command; tests/test_readme_commands.py checks that its interval holds this value).
+THREE_RANK_VALUE = Fraction(953, 1925)
 
 
 def _cells(path: Path) -> list[dict]:
@@ -139,6 +142,13 @@ def facts() -> dict:
         f[f"first_{name}"] = float(best_response(TINY, name, seat=1, exact=True).value) - (1 - f["value"])
         f[f"second_{name}"] = float(best_response(TINY, name, seat=0, exact=True).value) - f["value"]
         f[f"mean_{name}"] = (f[f"first_{name}"] + f[f"second_{name}"]) / 2
+    # section 5's 3-rank paragraph: what each built-in concedes there, exactly, against the value the
+    # README's command proves (its test checks that CFR's interval holds THREE_RANK_VALUE)
+    for name in ("random", "memory", "most_held"):
+        first = best_response(SMALL, name, seat=1, exact=True).value - (1 - THREE_RANK_VALUE)
+        second = best_response(SMALL, name, seat=0, exact=True).value - THREE_RANK_VALUE
+        f[f"three_{name}"] = (first + second) / 2
+        f[f"three_{name}_both"] = first > 0 and second > 0
     family = Rules.preset("family").replace(n_ranks=2, hand_size=2)
     f["family_value"] = Tree(family).solve(iterations=1000, target=1e-5).value
     f["memory_vs_random"] = sum(Solver(TINY, "random", seat, exact=True).builtin_share("memory") for seat in (0, 1)) / 2
@@ -160,6 +170,10 @@ CLAIMS = {
         "parts from best play at about one decision in {in_nine_word}",
         "(0.0000 beyond it, to CFR's precision)",                                           # second seats
         "where `memory` concedes {first_memory:.4f} and `random` {first_random:.4f}",
+        "the seat moving first wins {three_value} = {three_value_float:.4f}, so on this deck",
+        "where on two ranks it wins 41/70 = {value:.4f}",
+        "the exploitability of `random` is {three_random} = {three_random_float:.4f}, of `memory` {three_memory} = "
+        "{three_memory_float:.4f} and of `most_held` {three_most_held} = {three_most_held_float:.4f}",
     ],
     "key": [
         "the gap is {gap_memory:+.4f} against `memory` and {gap_random:+.4f} against `random`, about twice as much",
@@ -211,9 +225,11 @@ CLAIMS = {
     ],
 }
 
-#: The search bot's numbers (``make bench``, 400 and 200 decks): not the solver's, quoted in the
+#: The search bot's numbers (``make bench``, 400 and 200 decks) and the 3-rank equilibrium's size and
+#: cost (the README's ``solve --equilibrium``): not the lesson's solver, quoted in the
 #: README as well; each must stand there too.
-BENCH = ["0.421", "0.261", "+0.160", "+0.104", "+0.216", "-0.04", "-0.13", "+0.04", "+0.11", "+0.05", "+0.18"]
+BENCH = ["3.3 million", "1,801,650", "24 s of processor time", "0.8 GiB",
+         "0.421", "0.261", "+0.160", "+0.104", "+0.216", "-0.04", "-0.13", "+0.04", "+0.11", "+0.05", "+0.18"]
 
 #: Numbers that are not results: the course's structure, cards, definitions and the experiments'
 #: chosen sizes (each checked where it has a source).
@@ -221,7 +237,7 @@ STRUCTURE = [
     r"`[^`]*`",                                                        # code
     r"#+ (?:Try it \d*|Answer key, lesson \d+|Lesson \d+|\d+\.)",     # headings
     r"\b(?:[Ll]essons? \d+(?: and \d+)?|[Ss]ections? \d+|seat [01]|Try it \d)(?:'s)?",
-    r"\b\d-rank\b", r"\b\d+s\b", r"\b(?:[A23] )+[A23]\b", r"\b(?:a|one|last|four|an Ace or a) [23]\b",
+    r"\b\d-rank\b", r"\bwith \d cards each\b", r"\b\d+s\b", r"\b(?:[A23] )+[A23]\b", r"\b(?:a|one|last|four|an Ace or a) [23]\b",
     r"a tie counts 1/2", r"1 for a successful ask and 0 for a failed one", r"\b(?:includes?|above|below|from|is) 0\b",
     r"\b0 for an equilibrium strategy", r"concedes 0 in both seats", r"worth 1 minus the value", r"add up to 1\b",
     r"99 times in 100",
@@ -236,7 +252,8 @@ def _filled(facts: dict) -> dict:
     words = {9: "nine", 8: "eight", 10: "ten"}
     br_first = best_response(TINY, "memory", seat=0, exact=True).value    # the best response moves first
     br_second = best_response(TINY, "memory", seat=1, exact=True).value   # the best response moves second
-    return dict(facts, kept_one=_one(facts["kept"]), passed_one=_one(facts["passed"]),
+    three = {f"{k}_float": float(v) for k, v in facts.items() if k.startswith("three_") and not k.endswith("_both")}
+    return dict(facts, **three, three_value=THREE_RANK_VALUE, three_value_float=float(THREE_RANK_VALUE), kept_one=_one(facts["kept"]), passed_one=_one(facts["passed"]),
                 passes_in_four=facts["passes"] * 4, in_nine_word=words.get(facts["in_nine"], str(facts["in_nine"])),
                 memory_vs_random_float=float(facts["memory_vs_random"]), tiny_value=TINY_VALUE,
                 tiny_second=1 - TINY_VALUE, br_first=br_first, br_second=br_second,
@@ -266,6 +283,8 @@ def test_every_number_lesson_08_quotes_is_the_solvers(facts):
     assert abs(f["second_memory"]) < 1e-4 and abs(f["second_random"]) < 1e-4, "moving second: 0.0000"
     assert f["first_most_held"] == f["first_memory"] and f["second_most_held"] == f["second_memory"]
     assert abs(float(TINY_VALUE) - f["value"]) < 1e-4, "Q08.4's value of the tiny game is CFR's"
+    assert all(f[f"three_{name}_both"] for name in ("random", "memory", "most_held")), "3 ranks: both seats concede"
+    assert f["three_random"] > f["three_memory"] > f["three_most_held"], "3 ranks: the order the text gives"
     text = texts()
     wrong = []
     for source, claims in CLAIMS.items():
@@ -289,6 +308,8 @@ def test_the_search_bots_numbers_are_the_readmes():
     text = texts()
     for number in BENCH:
         assert number in text["lesson"] and number in readme, number
+    # the equilibrium's size and cost (3 ranks): the README's command prints them, and its test checks
+    assert "1,801,650 information sets" in readme and "953/1925" in readme
     assert "+0.160" in text["quiz"] and "-0.13" in text["quiz"]
     assert "SearchBot" in readme and "192 deals" in readme
 
