@@ -25,20 +25,20 @@ in the sandbox), or outlive its time limit (the sandbox dies with it).
 
 **What is read before any sandbox, and how** (:mod:`.folders`). The submissions folder is the
 learners' too, so it is read as :mod:`gofish_teach.trust` reads: plain files only, never through
-a link, and at most :data:`~.folders.MAX_FILES` names of a learner's folder. A link, a named pipe, a
-device or a folder where a notebook belongs is skipped with a note that names it; links inside
-a learner's folder are not followed and not copied. A submission is copied once for all its
-notebooks. A notebook that is not valid JSON, is nested too deeply or is larger than
-:data:`~.folders.MAX_NOTEBOOK_MB` is an ``error`` row with a note saying so, and whatever a notebook's
-process writes back is read with a deadline and a cap (:data:`MAX_REPLY_MB`: "too much
-output"). Whatever goes wrong with one learner's bytes stays in that learner's rows: every
+a link, and at most :data:`~.folders.MAX_FILES` names of a learner's folder. A link, a named
+pipe, a device or a folder where a notebook belongs is skipped with a note that names it; links
+inside a learner's folder are not followed and not copied. A submission is copied once for all
+its notebooks. A notebook that is not valid JSON, is nested too deeply or is larger than
+:data:`~.folders.MAX_NOTEBOOK_MB` is an ``error`` row with a note saying so, and whatever a
+notebook's process writes back is read with a deadline and a cap (:data:`MAX_REPLY_MB`: "too
+much output"). Whatever goes wrong with one learner's bytes stays in that learner's rows: every
 classmate is still graded.
 
 **Learners' text is shown as text.** A learner's name is normalised (NFKC, no invisible
 characters or spaces at its edges), and one that then prints like another submission's is
 refused with a note; a CSV cell that starts like a spreadsheet formula (``=``, ``+``, ``-``,
 ``@``, a tab, a carriage return) starts with ``'``; control characters in a note (a name, an
-exception a learner's code raised) are shown as ``\x1b``, never obeyed by the terminal
+exception a learner's code raised) are shown as ``\\x1b``, never obeyed by the terminal
 (:mod:`gofish_teach.trust`).
 
 The output is CSV, one row per submission and exercise::
@@ -278,8 +278,9 @@ def grade_submission(name: str, notebooks: list[tuple], *, home=None, seed: int 
 def _run_one(copy: Path, request: dict, seconds: float, use_jail: bool, memory_mb: int):
     """Run one notebook's process on a fresh copy of the submission (``copy``): ``(its reply, exit status)``.
 
-    The copy is shown to it read-only and copied by the process into its own folder, which in the
-    sandbox is memory (tmpfs) counted in its memory limit; nothing it writes reaches this disk.
+    The process copies it into a folder of its own first. In the sandbox the copy is shown to it
+    read-only, and its folder is memory (tmpfs) counted in its memory limit: nothing it writes
+    reaches this disk.
     """
     with tempfile.TemporaryDirectory(prefix="gofish-grade-") as tmp:
         env = {"MPLBACKEND": "Agg", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
