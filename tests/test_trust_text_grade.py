@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from gofish_teach.grade import grade
+from test_grade_attacks import notebook
 
 ROOT = Path(__file__).resolve().parents[1]
 GOOD_LEGAL = ("def legal_asks(hand, me, n_players):\n"
@@ -43,14 +44,6 @@ RAISER = f"raise RuntimeError({ESCAPE + chr(10) + FAKE_LINE!r})"
 ESCAPED_FILE = "\x1b[31mnotes.ipynb"
 #: N13: honest names, and names that print like them.
 LOOK_ALIKES = {"ana\u200b": "ana", "zed ": "zed"}
-
-
-def notebook(path: Path, exercise: str, *cells: str) -> Path:
-    items = [{"cell_type": "code", "metadata": {}, "source": c, "outputs": [], "execution_count": None} for c in cells]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"cells": items, "metadata": {"gofish_teach": {"exercise": exercise}},
-                                "nbformat": 4, "nbformat_minor": 5}))
-    return path
 
 
 def table(text: str) -> list[list[str]]:
