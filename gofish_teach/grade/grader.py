@@ -23,14 +23,23 @@ return an object that
 equals everything, read the answers (masked), another learner's work or ``solutions/`` (not
 in the sandbox), or outlive its time limit (the sandbox dies with it).
 
-**What is read before any sandbox, and how.** The submissions folder is the learners' too, so
-it is read as :mod:`gofish_teach.trust` reads: plain files only, never through a link.
-A link, a named pipe, a device or a folder where a notebook belongs is skipped with a note
-that names it; links inside a learner's folder are not followed and not copied. A notebook
-that is not valid JSON, is nested too deeply or is larger than :data:`MAX_NOTEBOOK_MB` is an
-``error`` row with a note saying so, and whatever a notebook's process writes back is read
-with a deadline and a cap (:data:`MAX_REPLY_MB`: "too much output"). Whatever goes wrong with
-one learner's bytes stays in that learner's rows: every classmate is still graded.
+**What is read before any sandbox, and how** (:mod:`.folders`). The submissions folder is the
+learners' too, so it is read as :mod:`gofish_teach.trust` reads: plain files only, never through
+a link, and at most :data:`~.folders.MAX_FILES` names of a learner's folder. A link, a named
+pipe, a device or a folder where a notebook belongs is skipped with a note that names it; links
+inside a learner's folder are not followed and not copied. A submission is copied once for all
+its notebooks. A notebook that is not valid JSON, is nested too deeply or is larger than
+:data:`~.folders.MAX_NOTEBOOK_MB` is an ``error`` row with a note saying so, and whatever a
+notebook's process writes back is read with a deadline and a cap (:data:`MAX_REPLY_MB`: "too
+much output"). Whatever goes wrong with one learner's bytes stays in that learner's rows: every
+classmate is still graded.
+
+**Learners' text is shown as text.** A learner's name is normalised (NFKC, no invisible
+characters or spaces at its edges), and one that then prints like another submission's is
+refused with a note; a CSV cell that starts like a spreadsheet formula (``=``, ``+``, ``-``,
+``@``, a tab, a carriage return) starts with ``'``; control characters in a note (a name, an
+exception a learner's code raised) are shown as ``\\x1b``, never obeyed by the terminal
+(:mod:`gofish_teach.trust`).
 
 The output is CSV, one row per submission and exercise::
 
@@ -41,9 +50,12 @@ ones. ``status`` is ``ok`` (every case returned an answer, right or wrong), ``er
 raised, the stub included, the notebook does not define the function, or the process ended
 before its checks), ``timeout`` (a case, a cell or the whole submission ran out of time),
 ``memory`` (it ran out of memory) or ``missing`` (no notebook for that exercise). Every
-submission folder gets a row for every expected exercise (``--exercises``; by default, every
-exercise some submission folder holds; a loose notebook is a submission of its own exercise
-only), and every row that is not ``ok`` has a note on stderr saying why.
+submission folder gets one row for every expected exercise: the teacher's (``--exercises``),
+by default all the kit's, never what the folders happen to hold (a notebook for another
+exercise is skipped with a note naming its folder; a loose notebook is a submission of its own
+exercise only, unless ``--exercises`` is given). Of two notebooks for one exercise one is
+graded, and a note says which and why. Every row that is not ``ok`` has a note on stderr
+saying why.
 
 >>> import io, json, tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -53,7 +65,7 @@ only), and every row that is not ``ok`` has a note on stderr saying why.
 >>> notebook = {"cells": [cell], "metadata": {"gofish_teach": {"exercise": "01-deal"}}, "nbformat": 4, "nbformat_minor": 5}
 >>> _ = (folder / "ana" / "01-deal.ipynb").write_text(json.dumps(notebook))
 >>> out = io.StringIO()
->>> _ = grade(folder, out=out, log=io.StringIO(), sandbox="off")
+>>> _ = grade(folder, out=out, log=io.StringIO(), sandbox="off", exercises=["01"])
 >>> print(out.getvalue().strip())
 submission,exercise,passed,total,status,hidden_passed,hidden_total
 ana,01-deal,6,6,ok,6,6
@@ -71,20 +83,17 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .. import trust
+from .folders import exercise_of, expected_exercises, find_submissions, one_each, read_notebook, stage
 
 #: Default limits for one submission (all its notebooks together) and for one cell.
 TIME_LIMIT = 300.0
 CELL_TIME_LIMIT = 60.0
 MEMORY_MB = 2048
 STATUSES = ("ok", "error", "timeout", "memory", "missing")
-#: The most a submission's folder may hold to be copied into its sandbox (else only the notebook is).
-MAX_COPY_MB = 50
-#: The largest notebook file read.
-MAX_NOTEBOOK_MB = 20
 #: The most a notebook's process may write back: its answers to the cases need far less.
 MAX_REPLY_MB = 8
 #: The most lines of a reply read (its answers take one per case); the rest are counted, not read.
@@ -112,72 +121,6 @@ class Row:
                 self.hidden_total]
 
 
-# --------------------------------------------------------------------------- finding the work
-def find_submissions(folder, notes: list | None = None) -> dict[str, list[Path]]:
-    """``{submission name: [notebooks]}``: one per sub-folder (an empty one too), and one per loose notebook.
-
-    Only plain files and folders count, never through a link: what is skipped (a link, a pipe, a
-    device, a folder named like a notebook) is added to ``notes`` as a sentence naming it.
-    """
-    folder = Path(folder)
-    notes = notes if notes is not None else []
-    if not folder.is_dir():
-        raise ValueError(f"SUBMISSIONS_DIR: {folder} is not a folder")
-    found: dict[str, list[Path]] = {}
-    for entry in sorted(folder.iterdir()):
-        if entry.name.startswith("."):
-            continue
-        what = trust.file_kind(entry)
-        if what == "a folder":
-            files, skipped = trust.walk_plain(entry, ".ipynb")
-            found[entry.name] = [p for p in files if p.suffix == ".ipynb"]
-            for path, why in skipped:
-                notes.append(f"{entry.name}: skipped {path.relative_to(entry)}: {why}, not a plain file "
-                             "(links are not followed and not copied)")
-        elif entry.suffix == ".ipynb" and what is None:
-            found[entry.stem] = [entry]
-        elif entry.suffix == ".ipynb" or what not in (None, "a folder"):
-            notes.append(f"skipped {entry.name}: {what}, not a plain notebook or a folder")
-    return found
-
-
-def read_notebook(path) -> tuple[dict | None, str]:
-    """A notebook file read as a plain file: ``(its JSON, "")``, or ``(None, why it cannot be read)``."""
-    try:
-        notebook = json.loads(trust.read_plain(path, MAX_NOTEBOOK_MB * 2**20))
-    except trust.NotPlain as e:
-        return None, f"the notebook is {e}" if not str(e).startswith("it ") else f"the notebook: {e}"
-    except OSError as e:
-        return None, f"the notebook cannot be read ({e.strerror or type(e).__name__})"
-    except RecursionError:
-        return None, "the notebook is not a notebook: its JSON is nested too deeply"
-    except ValueError as e:  # UnicodeDecodeError too
-        return None, f"the notebook is not valid JSON ({type(e).__name__})"
-    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells", []), list):
-        return None, "the notebook is not a notebook (no list of cells)"
-    return notebook, ""
-
-
-def exercise_of(path: Path, notebook: dict | None = None) -> str | None:
-    """The exercise id of a notebook: from its metadata, else from its file name; None if neither says."""
-    from ..exercises import EXERCISES, get_exercise
-
-    if notebook is None:
-        notebook, _ = read_notebook(path)
-    try:
-        declared = notebook.get("metadata", {}).get("gofish_teach", {}).get("exercise")
-        if declared:
-            return get_exercise(declared).id
-    except (AttributeError, TypeError, ValueError):
-        pass
-    number = Path(path).name[:2]
-    if number.isdigit():
-        for ex in EXERCISES:
-            if ex.id.startswith(number + "-"):
-                return ex.id
-    return None
-
-
 # --------------------------------------------------------------------------- the teacher's side
 def grade(folder, *, out=None, log=None, time_limit: float = TIME_LIMIT, cell_time_limit: float = CELL_TIME_LIMIT,
           memory_mb: int = MEMORY_MB, workers: int = 1, case_time_limit: float | None = None,
@@ -199,38 +142,43 @@ def grade(folder, *, out=None, log=None, time_limit: float = TIME_LIMIT, cell_ti
     notes: list[str] = []
     submissions = find_submissions(folder, notes)
     for note in notes:
-        print(f"grade: {note}", file=log)
+        _say(log, note)
     if not submissions:
-        print(f"grade: {folder} holds no submission (no folder and no notebook)", file=log)
+        _say(log, f"{folder} holds no submission (no folder and no notebook)")
     seed = secrets.randbits(62) if hidden_seed is None else int(hidden_seed)
-    jobs, recognised = [], {}
-    for name, notebooks in submissions.items():
+    # The teacher's list, or the kit's: never what the folders hold (one learner's extra work is no
+    # classmate's "missing" row).
+    expected = expected_exercises(exercises)
+    jobs = []
+    for name, submission in submissions.items():
         known = []
-        for path in notebooks:
+        for path in submission.notebooks:
             notebook, problem = read_notebook(path)
             ex = exercise_of(path, notebook) if notebook is not None else exercise_of(path, {})
             if ex is None:
-                print(f"grade: {name}: skipped {path.name}: not an exercise notebook (no exercise id in its "
-                      "metadata or name)" + (f"; {problem}" if problem else ""), file=log)
+                _say(log, f"{name}: skipped {path.name}: not an exercise notebook (no exercise id in its metadata or "
+                          "name)" + (f"; {problem}" if problem else ""))
+            elif ex not in expected:
+                _say(log, f"{name}: skipped {path.name}: it is exercise {ex}, which is not expected (--exercises "
+                          f"{','.join(e[:2] for e in expected)}): not graded, and no one gets a row for it")
             else:
                 known.append((path, ex, problem))
-        recognised[name] = known
-    folders = {name for name in recognised if trust.file_kind(folder / name) == "a folder"}
-    expected = (sorted({get_exercise(e).id for e in exercises}) if exercises is not None
-                else sorted({ex for name in folders for _, ex, _ in recognised[name]}))
-    for name, known in recognised.items():
+        known, chosen = one_each(known, submission.home)
+        for ex_id, note in chosen.items():
+            _say(log, f"{name}: {ex_id}: {note}")
         if not known:
-            print(f"grade: {name}: no exercise notebook found: every expected exercise is 'missing'", file=log)
-        jobs.append((name, folder / name if name in folders else None, known))
+            _say(log, f"{name}: no exercise notebook found: every expected exercise is 'missing'")
+        jobs.append((name, submission.home, known, chosen))
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(HEADER)
+    writer.writerow([trust.csv_cell(c) for c in HEADER])
     rows: list[Row] = []
     options = dict(seed=seed, use_jail=use_jail, time_limit=time_limit, cell_time_limit=cell_time_limit,
                    memory_mb=memory_mb, case_time_limit=case_time_limit, log=log)
 
     def run(job):
-        name, home, known = job
-        graded = _grade_safely(name, known, home, options)
+        name, home, known, chosen = job
+        graded = [replace(r, note="; ".join(filter(None, (r.note, chosen.get(r.exercise)))))
+                  for r in _grade_safely(name, known, home, options)]
         done = {r.exercise for r in graded}
         # A loose notebook is a submission of one exercise, unless --exercises says otherwise.
         for ex_id in (expected if home is not None or exercises is not None else []):
@@ -239,15 +187,15 @@ def grade(folder, *, out=None, log=None, time_limit: float = TIME_LIMIT, cell_ti
                 graded.append(Row(name, ex_id, 0, len(ex.cases()), "missing", 0, len(ex.hidden_cases(seed)),
                                   note=f"no notebook for exercise {ex_id}"))
                 if known:
-                    print(f"grade: {name}: {ex_id}: missing (no notebook for it)", file=log)
+                    _say(log, f"{name}: {ex_id}: missing (no notebook for it)")
         return graded
 
     trust.resume()
     pool = ThreadPoolExecutor(max_workers=max(1, workers))
     try:
         for result in pool.map(run, jobs):  # in submission order, whatever finishes first
-            for row in result:
-                writer.writerow(row.cells())
+            for row in result:  # a name or a note that starts like a formula is text in a spreadsheet
+                writer.writerow([trust.csv_cell(c) for c in row.cells()])
             out.flush()
             rows += result
     except KeyboardInterrupt:
@@ -274,7 +222,7 @@ def _grade_safely(name: str, known: list, home, options: dict) -> list[Row]:
         for item in known:
             ex = get_exercise(item[1])
             rows.append(Row(name, ex.id, 0, len(ex.cases()), "error", 0, len(ex.hidden_cases(options["seed"])), note))
-            print(f"grade: {name}: {ex.id}: error: {note}", file=options["log"])
+            _say(options["log"], f"{name}: {ex.id}: error: {note}")
         return rows
 
 
@@ -304,33 +252,37 @@ def grade_submission(name: str, notebooks: list[tuple], *, home=None, seed: int 
     for path, ex_id, *problem in notebooks:
         ex = get_exercise(ex_id)
         plan.append((Path(path), ex, ex.cases(), ex.hidden_cases(seed), problem[0] if problem else ""))
-    deadline = time.monotonic() + time_limit
     rows = []
-    for path, ex, public, hidden, problem in plan:
-        if problem:
-            rows.append(Row(name, ex.id, 0, len(public), "error", 0, len(hidden), problem))
-            print(f"grade: {name}: {ex.id}: error: {problem}", file=log)
-            continue
-        # One sandbox per notebook, on a fresh copy: nothing one notebook does can reach another's results.
-        left = deadline - time.monotonic()
-        request = {"cases": [ex.wire(c) for c in public + hidden], "exercise": ex.id,
-                   "cell_time_limit": cell_time_limit, "case_time_limit": case_time_limit, "memory_mb": memory_mb,
-                   "time_limit": max(left, 0.0)}
-        reply, returncode = _run_one(home, path, request, left, use_jail, memory_mb) if left > 0 \
-            else (trust.Reply(b"", "deadline"), None)
-        rows.append(_judge(name, ex, public, hidden, reply, returncode, time_limit, memory_mb, log))
+    with tempfile.TemporaryDirectory(prefix="gofish-grade-") as staged:
+        # The submission copied once, whatever the number of its notebooks; each notebook's process
+        # copies it again into a folder of its own, in memory in the sandbox.
+        inputs = Path(staged) / "in"
+        where = stage(Path(home) if home is not None else None, [p for p, *_, problem in plan if not problem], inputs)
+        deadline = time.monotonic() + time_limit
+        for path, ex, public, hidden, problem in plan:
+            if problem:
+                rows.append(Row(name, ex.id, 0, len(public), "error", 0, len(hidden), problem))
+                _say(log, f"{name}: {ex.id}: error: {problem}")
+                continue
+            # One sandbox per notebook, on a fresh copy: nothing one notebook does can reach another's results.
+            left = deadline - time.monotonic()
+            request = {"cases": [ex.wire(c) for c in public + hidden], "exercise": ex.id, "path": where[path],
+                       "cell_time_limit": cell_time_limit, "case_time_limit": case_time_limit,
+                       "memory_mb": memory_mb, "time_limit": max(left, 0.0)}
+            reply, returncode = _run_one(inputs, request, left, use_jail, memory_mb) if left > 0 \
+                else (trust.Reply(b"", "deadline"), None)
+            rows.append(_judge(name, ex, public, hidden, reply, returncode, time_limit, memory_mb, log))
     return rows
 
 
-def _run_one(home, path: Path, request: dict, seconds: float, use_jail: bool, memory_mb: int):
-    """Run one notebook's process on a fresh copy of the submission: ``(its reply, exit status)``.
+def _run_one(copy: Path, request: dict, seconds: float, use_jail: bool, memory_mb: int):
+    """Run one notebook's process on a fresh copy of the submission (``copy``): ``(its reply, exit status)``.
 
-    In the sandbox the copy is shown read-only and copied by the process into its own folder,
-    which is memory (tmpfs) counted in its memory limit; nothing it writes reaches this disk.
+    The process copies it into a folder of its own first. In the sandbox the copy is shown to it
+    read-only, and its folder is memory (tmpfs) counted in its memory limit: nothing it writes
+    reaches this disk.
     """
     with tempfile.TemporaryDirectory(prefix="gofish-grade-") as tmp:
-        copy = Path(tmp) / "in"
-        request["path"] = _copy_submission(home, path, copy)
         env = {"MPLBACKEND": "Agg", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0", "PYTHONSAFEPATH": "1"}
         argv = [sys.executable, "-m", "gofish_teach.grade.submission"]
@@ -338,8 +290,9 @@ def _run_one(home, path: Path, request: dict, seconds: float, use_jail: bool, me
             request["inputs"] = trust.INPUTS
             argv = trust.sandbox_command(argv, mode="require", env=env, memory_mb=memory_mb, inputs=copy)
             env, cwd = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}, tmp
-        else:
-            env, cwd = dict(os.environ, **env), copy
+        else:  # a folder of its own all the same, the copy copied in by the process
+            request["inputs"] = str(copy)
+            env, cwd = dict(os.environ, **env), tmp
         start = time.monotonic()
         proc = trust.start(argv, env=env, cwd=cwd)
         try:
@@ -380,37 +333,14 @@ def _judge(name, ex, public, hidden, reply, returncode, time_limit, memory_mb, l
     if note and malformed:
         note += f" ({malformed} line(s) it wrote to the grader's channel were not replies, and were ignored)"
     if note:
-        print(f"grade: {name}: {ex.id}: {status}: {note}", file=log)
+        _say(log, f"{name}: {ex.id}: {status}: {note}")
     return Row(name, ex.id, sum(r for r, _ in results[:len(public)]), len(public), status,
                sum(r for r, _ in results[len(public):]), len(hidden), note)
 
 
-def _copy_submission(home: Path | None, notebook: Path, work: Path) -> str:
-    """Copy the submission into ``work``: the plain files of its folder ``home`` (its data files too),
-    or just the notebook when there is no folder or it holds more than :data:`MAX_COPY_MB`.
-
-    Returns the notebook's path inside ``work``. Only plain files are copied, each opened without
-    following links (:mod:`gofish_teach.trust`): a link leads nowhere, because it is not there.
-    """
-    work.mkdir()
-    if home is not None:
-        files, _ = trust.walk_plain(home)
-        if sum(_size(f) for f in files) <= MAX_COPY_MB * 2**20:
-            for f in files:
-                try:
-                    trust.copy_plain(f, work / f.relative_to(home))
-                except OSError:
-                    pass  # changed since it was listed: left out
-            return str(notebook.relative_to(home))
-    trust.copy_plain(notebook, work / notebook.name)
-    return notebook.name
-
-
-def _size(path: Path) -> int:
-    try:
-        return os.lstat(path).st_size
-    except OSError:
-        return 0
+def _say(log, text: str) -> None:
+    """One line of the grader's notes on the teacher's screen: learners' text in it shown, never obeyed."""
+    print("grade: " + trust.terminal(text), file=log)
 
 
 def _lines(data: bytes):
@@ -506,8 +436,8 @@ def add_command(commands) -> None:
     parser.add_argument("--hidden-seed", type=int, default=None, metavar="N",
                         help="the seed of the hidden cases (default: a fresh secret one each run)")
     parser.add_argument("--exercises", default=None, metavar="IDS",
-                        help="the exercises every submission should have, e.g. 01,02,03 (default: every exercise "
-                             "some submission handed in)")
+                        help="the exercises every submission should have, e.g. 01,02,03 (default: all the kit's "
+                             "exercises); a notebook for another is skipped with a note")
     parser.set_defaults(run=lambda args, out: _run_from_args(args, out))
 
 

@@ -81,7 +81,10 @@ def find_entries(folder, notes: list | None = None) -> list[Entrant]:
 
     A ``.py`` name that is not a plain file (a link, a named pipe, a folder, a device) or is larger
     than :data:`MAX_ENTRY_BYTES` is skipped, never opened through a link, with a sentence naming
-    it added to ``notes``. Names starting with ``.`` or ``_`` are helpers, not entries.
+    it added to ``notes``. Names starting with ``.`` or ``_`` are helpers, not entries. An entry's
+    name is its file's, as the class sees it (NFKC, no invisible characters or spaces at its
+    edges); one that then prints like another entry's, or like a built-in's label (``... (built-in)``),
+    is skipped with a note (:func:`gofish_teach.trust.distinct_names`), so no two rows look alike.
     """
     folder = Path(folder)
     notes = notes if notes is not None else []
@@ -99,7 +102,21 @@ def find_entries(folder, notes: list | None = None) -> list[Entrant]:
                          else f"skipped {name}: it cannot be read ({e.strerror or type(e).__name__})")
             continue
         entrants.append(Entrant(path.stem, "learner", path.absolute(), source=source))
-    return entrants
+    kept = []
+    for e, (shown, why) in zip(entrants, trust.distinct_names([e.name for e in entrants], _builtin_label)):
+        if why:
+            notes.append(f'skipped "{e.path.name}": {why}; rename it to enter it')
+        else:
+            e.name = shown
+            kept.append(e)
+    return kept
+
+
+def _builtin_label(shown: str) -> str:
+    """Why a learner's name cannot be ``shown``: it looks like a built-in's label, ``memory (built-in)``."""
+    if "".join(shown.casefold().split()).endswith("(built-in)"):
+        return 'a built-in\'s label (a name ending in "(built-in)" is kept for the built-in strategies)'
+    return ""
 
 
 def schedule(n_entrants: int, players: int, max_tables: int = MAX_TABLES, seed: int = 0) -> list[tuple[int, ...]]:
@@ -160,15 +177,18 @@ class TournamentResult:
     def leaderboard(self) -> str:
         from ..stats import text_table
 
+        # Learners' text (names, forfeit reasons quoting their exceptions, file names) is shown, never
+        # obeyed by the terminal: each line and cell through trust.terminal.
+        say = trust.terminal
         rows = []
         rank = 0
         for e in self.ranking():
             low, high = e.interval()
             if e.status == "ok":
                 rank += 1
-                rows.append([rank, e.name, e.kind, e.games, f"{e.share:.3f}", f"[{low:.3f}, {high:.3f}]", ""])
+                rows.append([rank, say(e.name), e.kind, e.games, f"{e.share:.3f}", f"[{low:.3f}, {high:.3f}]", ""])
             else:
-                rows.append(["-", e.name, e.kind, e.games, f"{0:.3f}", "", f"forfeited ({e.status})"])
+                rows.append(["-", say(e.name), e.kind, e.games, f"{0:.3f}", "", f"forfeited ({say(e.status)})"])
         table = text_table(["rank", "strategy", "kind", "games", "win share", "95% interval", "note"], rows,
                             right=(3, 4))
         games = len(self.tables) * self.games_per_table
@@ -178,20 +198,27 @@ class TournamentResult:
                  "Wilson 95%."]
         for e in self.ranking():
             if e.status != "ok":
-                lines.append(f"{e.name} forfeits its {e.games} games: {e.reason}")
+                lines.append(say(f"{e.name} forfeits its {e.games} games: {e.reason}"))
         for note in self.notes:
-            lines.append(f"Not an entry: {note}.")
+            lines.append(say(f"Not an entry: {note}."))
         if self.stopped:
             lines.append(f"{self.stopped} game(s) passed {MAX_ASKS:,} asks, or {IDLE_ASKS} asks in a row that moved "
                          "no card, and were stopped, won by no one.")
         return "\n".join(lines)
 
     def plot(self, path=None, ax=None):
-        """Win share of every entrant with its interval, and the fair share; saved to ``path`` if given."""
+        """Win share of every entrant with its interval, and the fair share; saved to ``path`` if given.
+
+        Entrants' names are drawn as typed: ``$...$`` in a name is text, not mathtext.
+        """
         import matplotlib
 
         if path is not None and ax is None:
             matplotlib.use("Agg", force=False)
+        with trust.literal_charts():
+            return self._plot(path, ax)
+
+    def _plot(self, path, ax):
         import matplotlib.pyplot as plt
 
         ranking = self.ranking()
@@ -287,7 +314,7 @@ def plan_tournament(folder, rules="pond", *, players: int = 4, games: int = 10, 
     entrants = find_entries(folder, notes)
     if not entrants:
         raise ValueError(f"STRATEGIES_DIR: {folder} holds no .py files (one per learner, each defining "
-                         "strategy(view, rng))" + "".join(f"; {note}" for note in notes))
+                         "strategy(view, rng))" + "".join(f"; {trust.terminal(note)}" for note in notes))
     # Before any entry runs: without bwrap, refused here (unless off). Elsewhere, each worker checks too.
     if elsewhere:
         sandbox = "off" if sandbox == "off" else "require"

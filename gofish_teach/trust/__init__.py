@@ -13,8 +13,8 @@ reaches all three:
 - :mod:`.files`: learners' files read as plain files only, never through a link
   (:func:`read_plain`, :func:`walk_plain`, :func:`copy_plain`, :class:`NotPlain`);
 - :mod:`.text`: learners' text shown as data, one rule per place it is shown (names, CSV cells,
-  terminal lines, charts: :func:`normalise_name`, :func:`csv_cell`, :func:`terminal`,
-  :func:`literal_charts`).
+  terminal lines, charts: :func:`normalise_name`, :func:`distinct_names`, :func:`csv_cell`,
+  :func:`terminal`, :func:`literal_charts`).
 
 Other parts of the package use the names below (``from gofish_teach import trust``, then
 ``trust.start(...)``), never a module of this folder: ``tests/test_wings.py`` holds them to that.
@@ -34,7 +34,7 @@ from .files import kind as file_kind
 from .jail import HIDDEN, INPUTS, MODES, PRIVATE, WORK, SandboxUnavailable, bwrap_path, package_dir
 from .jail import command as sandbox_command
 from .jail import resolve as resolve_sandbox
-from .text import csv_cell, literal_charts, normalise_name, terminal
+from .text import csv_cell, distinct_names, literal_charts, normalise_name, terminal
 
 # The outcomes of a learner's code are still spelled by each caller (the exercises' checks:
 # ok/error/timeout/memory; the grader's rows: those and missing; the tournament's forfeits:
@@ -54,5 +54,5 @@ __all__ = [
     # learners' files, plain files only
     "NotPlain", "read_plain", "walk_plain", "copy_plain", "file_kind",
     # learners' text as data
-    "normalise_name", "csv_cell", "terminal", "literal_charts",
+    "normalise_name", "distinct_names", "csv_cell", "terminal", "literal_charts",
 ]

@@ -23,6 +23,7 @@ gofish_teach.trust.files.NotPlain: a symbolic link, not a plain file
 """
 from __future__ import annotations
 
+import itertools
 import os
 import stat
 from pathlib import Path
@@ -93,23 +94,44 @@ def read_plain(path, cap: int) -> bytes:
         os.close(fd)
 
 
-def walk_plain(folder, file_suffix: str | None = None) -> tuple[list[Path], list[tuple[Path, str]]]:
+def walk_plain(folder, file_suffix: str | None = None,
+               limit: int | None = None) -> tuple[list[Path], list[tuple[Path, str]]]:
     """Every plain file under ``folder`` (links never followed), and what was skipped: ``(path, kind)``.
 
     Folders are walked (never through a link), except one named like a file (ending in
     ``file_suffix``, e.g. a folder ``01-deal.ipynb``), which is skipped; links, pipes, sockets and
     devices are skipped. ``.ipynb_checkpoints`` folders and hidden names are left out without a note.
+
+    ``limit``: at most that many names (files, folders and the rest) are looked at, so that a folder
+    of a hundred thousand empty files costs no more than one of ``limit``; past it, the walk stops
+    and ``(folder, "more than ... files and folders: ...")`` is added to what was skipped (which
+    names were looked at then depends on the order the file system lists them in).
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> for i in range(5):
+    ...     _ = (folder / f"{i}.txt").write_text("")
+    >>> files, skipped = walk_plain(folder, limit=3)
+    >>> len(files), [why for _, why in skipped]
+    (3, ['more than 3 files and folders: the rest were not looked at'])
     """
     files, skipped = [], []
     todo = [Path(folder)]
+    left = limit if limit is not None else -1
     while todo:
         here = todo.pop()
         try:
-            entries = sorted(os.scandir(here), key=lambda e: e.name)
+            with os.scandir(here) as listing:
+                # At most one name past the limit is read: a huge folder is not listed to the end.
+                entries = sorted(listing if left < 0 else itertools.islice(listing, left + 1), key=lambda e: e.name)
         except OSError as e:
             skipped.append((here, f"unreadable ({e.strerror or type(e).__name__})"))
             continue
         for entry in entries:
+            if left == 0:  # hidden names count too: they cost as much to list
+                skipped.append((Path(folder), f"more than {limit:,} files and folders: the rest were not looked at"))
+                return sorted(files), sorted(skipped)
+            left -= 1
             if entry.name.startswith(".") or entry.name == ".ipynb_checkpoints":
                 continue
             path = Path(entry.path)

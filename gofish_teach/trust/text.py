@@ -37,6 +37,45 @@ def normalise_name(text: str) -> str:
     return " ".join(kept.split())
 
 
+def distinct_names(names, reserved=None) -> list[tuple[str, str]]:
+    """Learners' names as the class sees them, each shown for one learner only: ``(shown, "")`` or ``("", why)`` each.
+
+    Each name is normalised (:func:`normalise_name`) and refused, with a sentence saying why, when
+    that leaves nothing, when ``reserved(shown)`` gives a reason (a built-in's label, say), or when
+    it prints like another name given. Of names that print alike, the one typed as it prints keeps
+    it (``ana`` beside ``ana`` and a zero-width space: a classmate cannot push ``ana`` out), and
+    the others are refused; if no one or more than one is typed so, all of them are.
+
+    >>> builtin = lambda shown: "a built-in's label" if shown.endswith("(built-in)") else ""
+    >>> names = ["ana", "ana\u200b", "zed ", "memory (built-in)", "\u200b"]
+    >>> for name, (shown, why) in zip(names, distinct_names(names, builtin)):
+    ...     print(f'"{terminal(name)}":', f'shown as "{shown}"' if shown else why)
+    "ana": shown as "ana"
+    "ana\u200b": it prints as "ana", as another name does (invisible characters and spaces at the edges do not count)
+    "zed ": shown as "zed"
+    "memory (built-in)": it is a built-in's label
+    "\u200b": it is empty once invisible characters and spaces at the edges are removed
+    """
+    names = list(names)
+    shown = [normalise_name(name) for name in names]
+    alike: dict[str, list] = {}
+    for name, text in zip(names, shown):
+        alike.setdefault(text, []).append(name)
+    out = []
+    for name, text in zip(names, shown):
+        why = reserved(text) if reserved is not None and text else ""
+        if not text:
+            out.append(("", "it is empty once invisible characters and spaces at the edges are removed"))
+        elif why:
+            out.append(("", f"it is {why}"))
+        elif len(alike[text]) > 1 and (name != text or alike[text].count(text) > 1):
+            out.append(("", f'it prints as "{text}", as another name does (invisible characters and spaces at '
+                            "the edges do not count)"))
+        else:
+            out.append((text, ""))
+    return out
+
+
 def csv_cell(value) -> str:
     """A value as a spreadsheet cell that is never a formula: text starting like one gets a leading ``'``.
 
