@@ -20,6 +20,7 @@ import sys
 
 from . import course, first_answers, grade, handouts, play, tournament
 from .bestplay import command as solve_command
+from .classroom import command as host_command
 from .quiz import command as quiz_command
 from .rules import PRESETS
 from .simulate import NoWorkers, dask_client, simulate
@@ -61,7 +62,8 @@ def add_simulate(commands) -> None:
 
 #: The commands, each added to the parser by its function (which sets ``run``).
 COMMANDS = [add_simulate, grade.add_command, tournament.add_command, course.add_command, play.add_command,
-            handouts.add_command, quiz_command.add_command, first_answers.add_command, solve_command.add_command]
+            handouts.add_command, quiz_command.add_command, first_answers.add_command, solve_command.add_command,
+            host_command.add_command]
 
 
 def build_parser() -> argparse.ArgumentParser:
