@@ -231,9 +231,11 @@ class Host:
         """Send ``conn`` what its seat is to see now: the events since its last frame, and its position."""
         code, seat = conn.place
         table = self.tables[code]
-        since = conn.told if conn.told_game == table.played.number else 0
+        # The log again from the start after a new deal, or when a name changed (its sentences name the seats).
+        told = (table.played.number, tuple(table.names()))
+        since = conn.told if conn.told_game == told else 0
         data = table.seat_frame(seat, since, self.connected(code), self._clock_left(code))
-        conn.told, conn.told_game = data["n"], data["game"]
+        conn.told, conn.told_game = data["n"], told
         self._send(conn, frame("update", **data))
         if getattr(conn, "chances", False) and table.chances:
             self._send_chances(table, seat, data["n"])
@@ -281,7 +283,7 @@ class Host:
         if result is None or code not in self.tables:
             return
         for conn in list(self.seated[code].get(seat, ())):
-            if getattr(conn, "chances", False) and conn.told_game == number and conn.told == n:
+            if getattr(conn, "chances", False) and conn.told_game[0] == number and conn.told == n:
                 self._send(conn, frame("chances", game=number, n=n, **result))
         if len(self._chances) > 2000:  # old positions are never asked for again
             self._chances = {k: v for k, v in self._chances.items() if k[:2] == key[:2]}
