@@ -87,7 +87,8 @@ class Host:
         self._dirty: set[str] = set()
         self._flush = None
         self._pool = None
-        self._chances: dict[tuple, dict] = {}
+        self._chances: dict[tuple, dict] = {}  # (code, game, seat, events) -> the counted chances (None: counting)
+        self._counting: dict[tuple, tuple] = {}  # (code, seat) -> (its latest key, the future counting it)
         self.on_send = None  # tests: called with (connection, text) for every frame sent to a seat
 
     def _teacher_token(self) -> str:
@@ -253,6 +254,8 @@ class Host:
 
     # ------------------------------------------------------------------ chances (a worker process counts)
     def _send_chances(self, table: ClassTable, seat: int, n: int) -> None:
+        """The seat's chances at its position ``n``: sent at once if counted, else counted in the worker.
+        A seat has at most one count waiting: a newer position replaces it (nobody needs a stale one)."""
         key = (table.code, table.played.number, seat, n)
         if key in self._chances:
             self._deliver_chances(key)
@@ -263,19 +266,24 @@ class Host:
             self._chances[key] = chances_of(view)
             self._deliver_chances(key)
             return
-        future = self.pool().submit(chances_of, view)
+        waiting = self._counting.get(key[::2])
+        if waiting is not None and waiting[1].cancel():
+            self._chances.pop(waiting[0], None)
+        future = self.work(chances_of, view)
         self._chances[key] = None  # being counted
+        self._counting[key[::2]] = (key, future)
+        future.add_done_callback(lambda f: f.cancelled() or loop.call_soon_threadsafe(self._counted, key, f))
 
-        def done(f):
-            try:
-                self._chances[key] = f.result()
-            except Exception as e:
-                log.warning("table %s: chances for seat %d failed: %s", key[0], seat, e)
-                self._chances.pop(key, None)
-                return
-            loop.call_soon_threadsafe(self._deliver_chances, key)
-
-        future.add_done_callback(done)
+    def _counted(self, key, future) -> None:
+        if self._counting.get(key[::2], (None,))[0] == key:
+            del self._counting[key[::2]]
+        try:
+            self._chances[key] = future.result()
+        except Exception as e:
+            log.warning("table %s: the chances of seat %d could not be counted: %s", key[0], key[2], e)
+            self._chances.pop(key, None)
+            return
+        self._deliver_chances(key)
 
     def _deliver_chances(self, key) -> None:
         code, number, seat, n = key
@@ -286,15 +294,26 @@ class Host:
             if getattr(conn, "chances", False) and conn.told_game[0] == number and conn.told == n:
                 self._send(conn, frame("chances", game=number, n=n, **result))
         if len(self._chances) > 2000:  # old positions are never asked for again
-            self._chances = {k: v for k, v in self._chances.items() if k[:2] == key[:2]}
+            self._chances = {k: v for k, v in self._chances.items() if k[:2] == key[:2] or v is None}
 
-    def pool(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            import multiprocessing
+    def work(self, function, *args):
+        """``function(*args)`` in the worker process (started when first needed); a concurrent future.
+        A worker that died (killed, out of memory) is replaced once, not left to fail every later call."""
+        import multiprocessing
+        from concurrent.futures.process import BrokenProcessPool
 
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_worker_start, initargs=(os.getpid(),))
-        return self._pool
+        for attempt in (1, 2):
+            if self._pool is None:
+                # spawn, not fork: a fresh interpreter, whatever this process's threads hold.
+                self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                                 initializer=_worker_start, initargs=(os.getpid(),))
+            try:
+                return self._pool.submit(function, *args)
+            except BrokenProcessPool:
+                log.warning("the worker process died: starting another")
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
+        raise RuntimeError("the worker process cannot be started")
 
     # ------------------------------------------------------------------ bots and the clock
     @staticmethod
@@ -347,10 +366,19 @@ class Host:
             return
         strategy = table.seats[seat].strategy if why == "bot" else CLOCK_STRATEGY
         job = table.bot_job(seat, strategy)
-        if strategy in SLOW_STRATEGIES:
-            move = await asyncio.wrap_future(self.pool().submit(bot_choice, *job))
-        else:
-            move = bot_choice(*job)
+        try:
+            if strategy in SLOW_STRATEGIES:
+                move = await asyncio.wrap_future(self.work(bot_choice, *job))
+            else:
+                move = bot_choice(*job)
+        except Exception as e:  # the worker died under it: try again in a moment, never stall the table
+            log.warning("table %s: the %s at seat %d could not decide (%s: %s); trying again", code, strategy, seat,
+                        type(e).__name__, e)
+            if self._pool is not None and getattr(self._pool, "_broken", False):
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
+            self._timers[code] = self._later(1.0, lambda: self._spawn(self._machine_ask(code, position, why)))
+            return
         table = self.tables.get(code)
         still = table.bot_to_move() if why == "bot" else table.learner_to_move()
         if self._position(code) != position or still != seat:
