@@ -17,6 +17,7 @@ import json
 import random
 import re
 
+import numpy as np
 import pytest
 from classroom_serving import FAST, run, serving
 
@@ -141,8 +142,8 @@ def test_the_scan_catches_a_leaky_serializer(tmp_path, monkeypatch, leak):
     """The same check fails when a frame carries one card too many (so it can fail above)."""
     honest = ClassTable.seat_frame
 
-    def leaky(self, seat, since, connected=(), clock=None):
-        frame = honest(self, seat, since, connected, clock)
+    def leaky(self, seat, since, connected=(), clock=None, public=None):
+        frame = honest(self, seat, since, connected, clock, public)
         game = self.game
         if leak == "an opponent's hand":
             frame["debug"] = [str(c) for c in game.hand((seat + 1) % game.n_players)]
@@ -166,7 +167,7 @@ def test_every_frame_received_over_a_websocket_holds_only_cards_seen(tmp_path):
                 for k, client in enumerate(clients):
                     await client.join(code, f"P{k}")
                     await client.send({"type": "chances", "on": True})
-                await asyncio.gather(*(autoplay(c, random.Random(k)) for k, c in enumerate(clients)))
+                await asyncio.gather(*(autoplay(c, np.random.default_rng(k)) for k, c in enumerate(clients)))
                 game = host.tables[code].game
                 # What each seat had seen by each ask of the game (ever), rebuilt from the deck and the asks.
                 replay = Game(game.rules, game.n_players, deck=game.deck)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 
+import numpy as np
 import pytest
 from classroom_serving import FAST, run, serving
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
@@ -56,7 +56,7 @@ def test_four_learners_play_a_whole_game_and_every_seat_sees_the_same_public_log
             [code] = host.open_tables({"rules": "pond", "seats": FOUR, **FAST})
             clients = await seat_all(address, code, ["Ann", "Bo", "Cy", "Di"])
             await settle(clients, lambda c: c.state["started"])
-            await asyncio.gather(*(autoplay(c, random.Random(k)) for k, c in enumerate(clients)))
+            await asyncio.gather(*(autoplay(c, np.random.default_rng(k)) for k, c in enumerate(clients)))
             await settle(clients, lambda c: c.state["n"] == len(host.tables[code].game.events))
             table = host.tables[code]
             game = table.game
@@ -84,7 +84,7 @@ def test_bots_fill_seats_and_a_greedy_bot_thinks_in_a_worker(tmp_path):
         async with serving(tmp_path) as (host, address):
             [code] = host.open_tables({"rules": "pond", "seats": ["learner", "greedy", "memory", "most_held"], **FAST})
             [ann] = await seat_all(address, code, ["Ann"])
-            await autoplay(ann, random.Random(3), timeout=240)
+            await autoplay(ann, np.random.default_rng(3), timeout=240)
             table = host.tables[code]
             bots = {by for by in table.played.by if by != "learner"}
             assert table.game.is_over and bots == {"greedy", "memory", "most_held"}, bots
@@ -181,7 +181,7 @@ def test_the_turn_clock_asks_for_an_absent_learner_and_the_teacher_hands_a_seat_
             assert bo.unseated and table.seats[1].kind == "bot"
             with pytest.raises(HostError):  # Bo's old token no longer holds a seat
                 await (await SeatClient(address).connect()).resume(code, bo.token)
-            await autoplay(ann, random.Random(5))
+            await autoplay(ann, np.random.default_rng(5))
             assert table.game.is_over and "memory" in table.played.by
     run(scenario())
 

@@ -160,10 +160,10 @@ class SeatClient:
             self.ws = None
 
 
-async def autoplay(client: SeatClient, rng, *, timeout: float = 120, sent=None) -> None:
+async def autoplay(client: SeatClient, rng, *, timeout: float = 120, sent=None, think=None) -> None:
     """Play ``client``'s seat to the end of its game: on each turn, a legal ask drawn with ``rng``
-    (a ``random.Random`` or numpy generator). ``sent``, if given, is called with ``(time, asks)``
-    as each ask is sent."""
+    (a numpy generator). ``sent``, if given, is called with ``(time, asks)`` as each ask is sent;
+    ``think=(low, high)`` waits a time drawn between them (seconds) before each ask, as a person would."""
     deadline = time.monotonic() + timeout
     asked_at, errors = None, len(client.errors)
     while not client.over:
@@ -172,9 +172,31 @@ async def autoplay(client: SeatClient, rng, *, timeout: float = 120, sent=None) 
         state = client.state
         if client.my_turn and state["asks"] != asked_at:
             legal = state["legal"]
-            move = legal[int(rng.integers(len(legal))) if hasattr(rng, "integers") else rng.randrange(len(legal))]
+            move = legal[int(rng.integers(len(legal)))]
             asked_at = state["asks"]
+            if think is not None:
+                await asyncio.sleep(rng.uniform(*think))
             if sent is not None:
                 sent(time.monotonic(), asked_at)
             await client.ask(*move)
         await client.receive(max(0.01, deadline - time.monotonic()))
+
+
+async def open_tables(address: str, token: str, **setup) -> list[str]:
+    """As the teacher's page does: say hello with ``token`` and open tables (``setup`` as the page sends it:
+    ``rules``, ``seats``, ``tables``, ``clock``, ``pause``, ...); their codes."""
+    ws = await websocket_connect(HTTPRequest(socket_url(address, "/ws/teacher"), connect_timeout=20))
+    try:
+        for message in ({"type": "hello", "token": token}, {"type": "open", **setup}):
+            await ws.write_message(json.dumps(message))
+        while True:
+            text = await asyncio.wait_for(ws.read_message(), 60)
+            if text is None:
+                raise HostError("the host closed the teacher's connection")
+            answer = json.loads(text)
+            if answer["type"] == "error":
+                raise HostError(answer["problem"])
+            if answer["type"] == "opened":
+                return answer["codes"]
+    finally:
+        ws.close()

@@ -132,9 +132,10 @@ class Host:
     def changed(self, table: ClassTable) -> None:
         code = table.code
         self._schedule(table)
+        public = table.public_frame(self.connected(code), self._clock_left(code))  # once for every seat
         for seat, conns in self.seated.get(code, {}).items():
             for conn in list(conns):
-                self.update(conn)
+                self.update(conn, public)
         self._dirty.add(code)
         if self._flush is None and self.teachers:
             self._flush = self._later(TEACHER_PERIOD, self._tell_teachers)
@@ -228,14 +229,15 @@ class Host:
     def connected(self, code: str) -> set[int]:
         return {seat for seat, conns in self.seated.get(code, {}).items() if conns}
 
-    def update(self, conn) -> None:
+    def update(self, conn, public: dict | None = None) -> None:
         """Send ``conn`` what its seat is to see now: the events since its last frame, and its position."""
         code, seat = conn.place
         table = self.tables[code]
+        public = public or table.public_frame(self.connected(code), self._clock_left(code))
         # The log again from the start after a new deal, or when a name changed (its sentences name the seats).
-        told = (table.played.number, tuple(table.names()))
+        told = (table.played.number, tuple(public["names"]))
         since = conn.told if conn.told_game == told else 0
-        data = table.seat_frame(seat, since, self.connected(code), self._clock_left(code))
+        data = table.seat_frame(seat, since, public=public)
         conn.told, conn.told_game = data["n"], told
         self._send(conn, frame("update", **data))
         if getattr(conn, "chances", False) and table.chances:

@@ -144,6 +144,7 @@ class ClassTable:
         self.label = config.get("label", "")
         self.started = False
         self.games: list[Played] = []
+        self._summary = None  # rules_summary, made once (the rules cannot change)
 
     # ------------------------------------------------------------------ reading
     @property
@@ -319,33 +320,43 @@ class ClassTable:
 
     # ------------------------------------------------------------------ what is sent
     def rules_summary(self) -> dict:
+        if self._summary is not None:
+            return self._summary
         rules = self.rules
         variants = [label for flag, label in [(rules.book_size == 2, "pairs"), (rules.bluff, "bluffing"),
                                               (rules.specific_card, "specific cards"), (rules.teams, "teams")] if flag]
-        return {"name": rules.name, "variants": variants, "ranks": list(rules.ranks),
-                "specific_card": rules.specific_card, "teams": rules.teams}
+        self._summary = {"name": rules.name, "variants": variants, "ranks": list(rules.ranks),
+                         "specific_card": rules.specific_card, "teams": rules.teams}
+        return self._summary
 
     def seats_info(self, connected=()) -> list[dict]:
         names = self.names()
         return [{"name": names[s], "kind": seat.kind, "strategy": seat.strategy, "open": seat.open,
                  "connected": s in connected} for s, seat in enumerate(self.seats)]
 
-    def seat_frame(self, seat: int, since: int, connected=(), clock=None) -> dict:
+    def public_frame(self, connected=(), clock=None) -> dict:
+        """What every seat's frame shares after a change (made once for all of them): the set-up, the seats."""
+        return {"code": self.code, "game": self.played.number, "names": self.names(),
+                "seats": self.seats_info(connected), "rules": self.rules_summary(), "started": self.started,
+                "asks": self.game.n_asks, "chances": self.chances, "clock": clock}
+
+    def seat_frame(self, seat: int, since: int, connected=(), clock=None, public: dict | None = None) -> dict:
         """Everything ``seat`` is sent after a change: built from its :class:`~gofish_teach.view.View` alone
-        (hand, counts, books, the log with only its own cards filled in), plus the table's public set-up."""
+        (hand, counts, books, the log with only its own cards filled in), plus the table's public set-up
+        (:meth:`public_frame`, or ``public`` when the caller made it once for every seat)."""
+        public = public or self.public_frame(connected, clock)
         view = self.game.view(seat)
         events = view.events
         since = since if 0 <= since <= len(events) else 0
-        names = self.names()
+        names = public["names"]
         my_turn = self.started and not view.is_over and view.current_player == seat
-        return {"code": self.code, "game": self.played.number, "seat": seat, "names": names,
-                "seats": self.seats_info(connected), "rules": self.rules_summary(),
-                "from": since, "n": len(events), "events": [event_data(e, names) for e in events[since:]],
+        return {**public, "seat": seat, "from": since, "n": len(events),
+                "events": [event_data(e, names) for e in events[since:]],
                 "hand": [str(card) for card in view.hand], "hand_sizes": list(view.hand_sizes),
                 "books": [list(b) for b in view.books], "ocean": view.ocean_size, "turn": view.current_player,
-                "over": view.is_over, "winners": list(view.winners), "started": self.started,
-                "asks": self.game.n_asks, "legal": [list(a) for a in view.legal_asks()] if my_turn else [],
-                "partner": self.rules.partner(seat, self.n), "chances": self.chances, "clock": clock}
+                "over": view.is_over, "winners": list(view.winners),
+                "legal": [list(a) for a in view.legal_asks()] if my_turn else [],
+                "partner": self.rules.partner(seat, self.n)}
 
     def summary(self, connected=(), clock=None) -> dict:
         """The table as the teacher sees it: set-up, seats, the public position and the latest log lines."""
