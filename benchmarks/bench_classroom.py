@@ -29,10 +29,12 @@ import numpy as np
 START_SECONDS = 120
 
 
-def start_host(data, port: int = 0, extra=()) -> tuple[subprocess.Popen, str]:
-    """``python -m gofish_teach host`` on 127.0.0.1 (its own process group); ``(process, address)``."""
+def start_host(data, port: int | None = 0, extra=()) -> tuple[subprocess.Popen, str]:
+    """``python -m gofish_teach host`` on 127.0.0.1 (its own process group); ``(process, address)``.
+    ``port=None`` gives no ``--port`` (the host takes the port its data folder used last)."""
+    ports = [] if port is None else ["--port", str(port)]
     process = subprocess.Popen([sys.executable, "-m", "gofish_teach", "host", "--data", str(data), "--ip", "127.0.0.1",
-                                "--port", str(port), "--no-qr", *extra], stdout=subprocess.PIPE,
+                                *ports, "--no-qr", *extra], stdout=subprocess.PIPE,
                                stderr=open(Path(data).parent / f"{Path(data).name}-host.log", "a"), text=True,
                                start_new_session=True, cwd=Path(__file__).resolve().parents[1])
     deadline, lines = time.monotonic() + START_SECONDS, []

@@ -63,6 +63,9 @@ class SeatClient:
         self.errors: list[str] = []
         self.chances: dict | None = None
         self.unseated: str | None = None
+        self.closed = False
+        self._reader = None
+        self._news = None
 
     async def connect(self) -> "SeatClient":
         headers = {"Origin": self.origin} if self.origin else {}
@@ -73,10 +76,11 @@ class SeatClient:
         await self.ws.write_message(message if isinstance(message, (str, bytes)) else json.dumps(message),
                                     binary=isinstance(message, bytes))
 
-    async def receive(self, timeout: float = 30) -> dict:
+    async def receive(self, timeout: float | None = 30) -> dict:
         """The next frame, folded into the seat's state; :class:`HostError` if the connection closes."""
         text = await asyncio.wait_for(self.ws.read_message(), timeout)
         if text is None:
+            self.closed = True
             raise HostError(f"the host closed the connection ({self.ws.close_code}: {self.ws.close_reason})")
         now = time.monotonic()
         if self.keep_frames:
@@ -109,6 +113,34 @@ class SeatClient:
         elif kind == "unseated":
             self.unseated = message["reason"]
             self.seat = None
+
+    def listen(self) -> None:
+        """Read every frame in the background from now on (a task on the running loop), so that several
+        seats can be followed at once: :meth:`news` waits for the next frame, whoever reads it."""
+        self._news = asyncio.Event()
+
+        async def read_all():
+            try:
+                while True:
+                    await self.receive(None)
+                    self._news.set()
+                    self._news = asyncio.Event()
+            except (HostError, asyncio.CancelledError):
+                pass
+            finally:
+                self.closed = True
+                self._news.set()
+
+        self._reader = asyncio.ensure_future(read_all())
+
+    async def news(self, timeout: float = 30) -> None:
+        """Until the next frame has been folded in (read here, or by :meth:`listen`'s reader)."""
+        if self._reader is None:
+            await self.receive(timeout)
+            return
+        if self.closed:
+            raise HostError("the connection to the host is closed")
+        await asyncio.wait_for(self._news.wait(), timeout)
 
     async def until(self, done, timeout: float = 60) -> dict:
         """Read frames until ``done(frame)`` is true; that frame."""
@@ -155,6 +187,9 @@ class SeatClient:
         return bool(self.state and self.state["over"])
 
     async def close(self) -> None:
+        if self._reader is not None:
+            self._reader.cancel()
+            self._reader = None
         if self.ws is not None:
             self.ws.close()
             self.ws = None
@@ -179,7 +214,7 @@ async def autoplay(client: SeatClient, rng, *, timeout: float = 120, sent=None, 
             if sent is not None:
                 sent(time.monotonic(), asked_at)
             await client.ask(*move)
-        await client.receive(max(0.01, deadline - time.monotonic()))
+        await client.news(max(0.01, deadline - time.monotonic()))
 
 
 async def open_tables(address: str, token: str, **setup) -> list[str]:
