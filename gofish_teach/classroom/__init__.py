@@ -1,8 +1,28 @@
 """The class at the table: learners play each other from their own browsers, and their games become data.
 
-``gofish-teach host`` (:mod:`.command`) starts one process a teacher runs; :mod:`.host` keeps the
+``gofish-teach host`` (:mod:`.command`) starts the one process a teacher runs; :mod:`.host` keeps the
 tables (:mod:`.table`, around the kit's ``Match``) and their log (:mod:`.storage`), :mod:`.server`
-serves the pages and websockets (tornado), :mod:`.protocol` checks every message. What a lesson
-imports from here: :func:`load_games` (the games a teacher downloaded, or the bundled sample of
-simulated play) and :func:`join` (a notebook's seat at a class table).
+serves the pages and websockets (tornado), :mod:`.protocol` checks every message and
+:mod:`.codes` makes the codes and tokens. What a lesson or a learner imports from here:
+
+- :func:`load_games`: the class's games (the teacher's download, or the bundled sample of simulated
+  play) as :class:`ClassGames`, which give the tables ``simulate`` gives, one row per seat, one per ask;
+- :func:`join`: a seat at a class table from a notebook cell (a :class:`RemoteTable`).
+
+>>> from gofish_teach.classroom import load_games
+>>> load_games().simulated
+True
 """
+#: Loaded when first asked for: the command line imports this package and needs none of them.
+_FACE = {"load_games": "games", "ClassGames": "games", "ClassGame": "games", "join": "notebook",
+         "RemoteTable": "notebook"}
+
+__all__ = list(_FACE)
+
+
+def __getattr__(name: str):
+    if name in _FACE:
+        from importlib import import_module
+
+        return getattr(import_module(f"{__name__}.{_FACE[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
