@@ -65,7 +65,8 @@ def run_host(args, out) -> None:
             out.write(lines)
         else:
             args.export.write_text(lines, encoding="utf-8")
-            print(f"{lines.count(chr(10))} games written to {args.export}", file=out)
+            games = lines.count("\n")
+            print(f"{games} game{'s' * (games != 1)} written to {args.export}", file=out)
         return
     asyncio.run(serve(args, out))
 
