@@ -132,6 +132,15 @@ class ClassGames:
                 and (players is None or g.game.n_players == players)]
         return ClassGames(kept, self.source, self.problems)
 
+    def groups(self) -> list["ClassGames"]:
+        """The games split by set-up (rules, seats and who sat at them), the largest group first: each
+        group reads into one :meth:`results` (a class's file may mix tables of several set-ups)."""
+        kinds: dict[tuple, list] = {}
+        for g in self.games:
+            kinds.setdefault((g.game.rules, g.game.n_players, tuple(sorted(g.roles))), []).append(g)
+        return [ClassGames(found, self.source, self.problems)
+                for found in sorted(kinds.values(), key=len, reverse=True)]
+
     def label(self) -> str:
         """What these games are: said first whenever they are shown."""
         what = LABEL if self.simulated else f"the class's games from {self.source}"
@@ -178,9 +187,10 @@ class ClassGames:
         """One row per ask, read from the asker's view just before it: ``game`` (index), ``seat``, ``role``,
         ``who`` (a learner's name or a strategy), ``by`` ("learner", "clock" or a strategy), ``could``
         (some opponent had shown a rank the asker held, and could still hold it: "ask who asked before"
-        was possible), ``remembered`` (the ask went to an opponent who had shown that rank) and ``got``
-        (cards were handed over)."""
-        rows = {k: [] for k in ("game", "seat", "role", "who", "by", "could", "remembered", "got")}
+        was possible), ``remembered`` (the ask went to an opponent who had shown that rank), ``biggest``
+        (the rank asked for was one the asker held most of: "build on your pairs") and ``got`` (cards
+        were handed over)."""
+        rows = {k: [] for k in ("game", "seat", "role", "who", "by", "could", "remembered", "biggest", "got")}
         for index, played in enumerate(self.games):
             game = played.game
             replay = Game(game.rules, game.n_players, deck=game.deck)
@@ -196,6 +206,7 @@ class ClassGames:
                 for key, value in (("game", index), ("seat", seat), ("role", played.roles[seat]),
                                    ("who", seat_info.get("name") or seat_info.get("strategy")), ("by", by),
                                    ("could", could), ("remembered", rank in shown[target]),
+                                   ("biggest", held.get(rank, 0) == max(held.values(), default=0)),
                                    ("got", isinstance(answer, Give))):
                     rows[key].append(value)
         return Columns(rows)
@@ -203,26 +214,33 @@ class ClassGames:
     def seats(self) -> "Columns":
         """One row per seat of each game: ``game``, ``table``, ``seat``, ``role``, ``who``, ``books``, ``share``
         (1 for a win, 1/k for a k-way tie, else 0), ``asks`` made, and of them ``could`` (asks where
-        "ask who asked before" was possible) and ``remembered`` (of those, asks that did), learners' own
-        asks only (an ask the turn clock made for a learner is not theirs)."""
+        "ask who asked before" was possible), ``remembered`` (of those, asks that did), ``other`` (asks
+        where it was not possible) and ``biggest`` (of those, asks for a rank it held most of): a
+        seat's own asks only (an ask the turn clock made for a learner is not theirs)."""
         asks = self.asks()
         key = list(zip(asks["game"].tolist(), asks["seat"].tolist()))
         own = asks["by"] == np.where(asks["role"] == "learner", "learner", asks["role"])
-        rows = {k: [] for k in ("game", "table", "seat", "role", "who", "books", "share", "asks", "could", "remembered")}
+        names = ("game", "table", "seat", "role", "who", "books", "share", "asks", "could", "remembered", "other",
+                 "biggest")
+        rows = {k: [] for k in names}
         counts: dict[tuple, list] = {}
-        for (g, s), mine, could, remembered in zip(key, own, asks["could"], asks["remembered"]):
-            tally = counts.setdefault((g, s), [0, 0, 0])
+        for (g, s), mine, could, remembered, biggest in zip(key, own, asks["could"], asks["remembered"],
+                                                            asks["biggest"]):
+            tally = counts.setdefault((g, s), [0, 0, 0, 0, 0])
             if mine:
                 tally[0] += 1
                 tally[1] += bool(could)
                 tally[2] += bool(could and remembered)
+                tally[3] += not could
+                tally[4] += bool(not could and biggest)
         for index, played in enumerate(self.games):
             game = played.game
             for seat in range(game.n_players):
-                made, could, remembered = counts.get((index, seat), (0, 0, 0))
+                made, could, remembered, other, biggest = counts.get((index, seat), (0, 0, 0, 0, 0))
                 values = (index, played.table, seat, played.roles[seat],
                           played.seats[seat].get("name") or played.seats[seat].get("strategy"),
-                          game.book_counts[seat], (seat in game.winners) / len(game.winners), made, could, remembered)
+                          game.book_counts[seat], (seat in game.winners) / len(game.winners), made, could, remembered,
+                          other, biggest)
                 for k, value in zip(rows, values):
                     rows[k].append(value)
         return Columns(rows)
