@@ -34,7 +34,7 @@ def q10_1(games: int, seats: int, learners: int):
 def q10_2(could: int, did: int, learners: int):
     """A remembering rate counts only the asks where remembering was possible."""
     rate = Fraction(did, could)
-    agree(rate, 1 - Fraction(could - did, could), "Q10.2")
+    agree(rate, 1 - Fraction(could - did, could), "Q10.M2")
     return (f"Over the class's games the learners made many asks; on {could} of them some opponent had shown a rank "
             f"the asker held (asking who asked before was possible), and on {did} of those the learner did ask "
             f"that opponent. The asks come from {learners} learners.", [
@@ -96,7 +96,7 @@ def q10_m1(high_a: str, low_a: str, n_a: int, high_b: str, low_b: str, n_b: int)
     """A difference adjusted for a measured confounder: within strata, weighed by their size."""
     ha, la, hb, lb = (Fraction(x) for x in (high_a, low_a, high_b, low_b))
     adjusted = (n_a * (ha - la) + n_b * (hb - lb)) / (n_a + n_b)
-    agree(adjusted, Fraction(n_a, n_a + n_b) * (ha - la) + Fraction(n_b, n_a + n_b) * (hb - lb), "Q10.M1")
+    agree(adjusted, Fraction(n_a, n_a + n_b) * (ha - la) + Fraction(n_b, n_a + n_b) * (hb - lb), "Q10.M4")
     return (f"Learners are split by how often they asked who asked before (high or low) and, separately, by how "
             f"often they built on their pairs. Among the {n_a} learners who seldom built on pairs, the mean win "
             f"share is {high_a} for the high rememberers and {low_a} for the low; among the {n_b} who often did, "
@@ -117,18 +117,18 @@ def q10_m1(high_a: str, low_a: str, n_a: int, high_b: str, low_b: str, n_b: int)
 
 
 ITEMS = [
-    Item("Q10.1", "10", (1,), "what a row of the class's games is", q10_1,
+    Item("Q10.M1", "10", (1,), "what a row of the class's games is", q10_1,
          ((120, 4, 24), (60, 4, 16), (90, 3, 18), (150, 4, 30), (80, 5, 20)),
          "the games, the seats and the learners"),
-    Item("Q10.2", "10", (2,), "how often the class asked who asked before", q10_2,
+    Item("Q10.M2", "10", (2,), "how often the class asked who asked before", q10_2,
          ((351, 211, 24), (200, 90, 16), (420, 301, 30), (150, 51, 12), (288, 160, 20)),
          "the asks that could remember, those that did, and the learners"),
-    Item("Q10.3", "10", (3,), "the learners against the fair share", q10_3,
+    Item("Q10.M3", "10", (3,), "the learners against the fair share", q10_3,
          ((120, "0.242", "0.31"), (60, "0.19", "0.30"), (200, "0.28", "0.32"), (40, "0.21", "0.29"),
           (300, "0.215", "0.30")),
          "the games, the learners' mean share and its sd"),
     Item("Q10.4", "10", (4,), "observational against randomized", q10_4),
-    Item("Q10.M1", "10", (4,), "adjusting for a measured confounder", q10_m1,
+    Item("Q10.M4", "10", (4,), "adjusting for a measured confounder", q10_m1,
          (("1/10", "9/50", 12, "69/200", "7/40", 12), ("1/5", "1/4", 10, "3/10", "1/5", 14),
           ("1/4", "1/5", 8, "2/5", "1/4", 16), ("3/20", "1/5", 15, "7/20", "1/4", 9)),
          "the strata's sizes and the groups' mean shares in each"),
