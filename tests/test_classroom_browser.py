@@ -161,6 +161,7 @@ def test_the_teachers_page_opens_tables_and_shows_them_with_their_qr_codes(brows
         page.wait_for_function("() => document.querySelectorAll('.table-box').length === 2")
         text = page.locator("#tables-list").inner_text()
         assert text.count("bot: greedy") >= 2 and "<b>period 3</b>" in text and page.locator("#tables-list b").count() == 0
+        page.wait_for_function("() => [...document.images].every(i => i.complete)")  # the QR codes, loaded
         assert not broken_images(page, "main") and not unnamed_controls(page, "main")
         wrong = context.new_page()
         wrong.goto(f"{address}teacher#not-the-token")

@@ -5,7 +5,7 @@
   const $ = (id) => document.getElementById(id);
   const SUIT_RED = /[♦♥]/;
   let ws = null, state = null, log = [], rank = null, code = null, retry = 0, chancesOn = false, chances = null;
-  let resuming = false;
+  let resuming = false, deadline = null;
 
   function el(tag, props = {}, ...children) {
     const e = document.createElement(tag);
@@ -85,8 +85,9 @@
     else if (!s.started) status = "Waiting for the others to join (or for your teacher to start the game).";
     else if (myTurn) status = "Your turn: pick a rank from your hand, then the player to ask.";
     else status = names[s.turn] + "'s turn.";
-    if (s.clock !== null && s.clock !== undefined && !s.over) status += " " + names[s.turn] + " has " + Math.round(s.clock) + " s to ask.";
     $("status").textContent = status;
+    deadline = s.clock !== null && s.clock !== undefined && !s.over ? Date.now() + 1000 * s.clock : null;
+    $("clock").textContent = clockText();
 
     const seats = $("seats");
     seats.replaceChildren();
@@ -142,8 +143,16 @@
     $("chances-box").hidden = !s.chances;
     const list = $("log");
     list.replaceChildren(...log.map((e) => el("li", {class: involves(e, me) ? "mine" : ""}, e.text)));
+    list.scrollTop = list.scrollHeight;  // the newest line in view
     renderChances();
   }
+
+  function clockText() {  // the turn clock, counted down here between the host's frames
+    if (deadline === null || !state) return "";
+    const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
+    return state.names[state.turn] + " has " + left + " s to ask.";
+  }
+  setInterval(() => { $("clock").textContent = clockText(); }, 1000);
 
   function involves(e, me) {
     return e.player === me || e.target === me || e.to === me || e.asker === me;
