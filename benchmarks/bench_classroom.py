@@ -21,6 +21,7 @@ import re
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -94,7 +95,9 @@ def class_load(data, tables: int = 10, seats: int = 4, seed: int = 0, think=None
     try:
         token = (Path(data) / "teacher-token").read_text().strip()
         _, before = peak_memory_mb(process.pid)
-        figures = asyncio.run(play_tables(address, token, tables, seats, seed, think))
+        # In a thread of its own: asyncio.run refuses to start where a loop runs already (a test session's browser).
+        with ThreadPoolExecutor(1) as pool:
+            figures = pool.submit(asyncio.run, play_tables(address, token, tables, seats, seed, think)).result()
         figures["think"] = think
         figures["memory_mb"], figures["peak_mb"] = peak_memory_mb(process.pid)
         figures["start_mb"] = before

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 
 from tornado.httpserver import HTTPServer
 from tornado.netutil import bind_sockets
@@ -32,6 +33,30 @@ async def serving(data, **kwargs):
         host.close()
 
 
+class Loop:
+    """An event loop of its own in a thread of its own: coroutines run on it one after another, and what one
+    leaves (clients, connections) the next finds. A thread, because the session's browser (Playwright's sync
+    API) keeps a loop running in the main thread once a browser test has run."""
+
+    def __init__(self):
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def run(self, coroutine, timeout: float = 300):
+        """``coroutine`` to its end on this loop, bounded generously (the machine is shared)."""
+        return asyncio.run_coroutine_threadsafe(asyncio.wait_for(coroutine, timeout), self.loop).result()
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(30)
+        self.loop.close()
+
+
 def run(coroutine, timeout: float = 300):
-    """Run one test's scenario in a fresh loop, bounded generously (the machine is shared)."""
-    return asyncio.run(asyncio.wait_for(coroutine, timeout))
+    """Run one test's scenario on a loop of its own (:class:`Loop`)."""
+    loop = Loop()
+    try:
+        return loop.run(coroutine, timeout)
+    finally:
+        loop.close()

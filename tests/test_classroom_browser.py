@@ -10,7 +10,6 @@ teacher's page opens tables with its form and shows them, with their QR codes.
 """
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import random
@@ -18,10 +17,10 @@ import re
 import signal
 import sys
 import urllib.request
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from classroom_serving import run
 from test_browser import broken_images, unnamed_controls
 
 from gofish_teach import Game
@@ -47,12 +46,6 @@ def class_host(tmp_path):
         process.wait(30)
 
 
-def in_thread(coroutine):
-    """Run ``coroutine`` to its end in a thread of its own (Playwright's sync API keeps a loop running here)."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
-
-
 def exported(address: str, token: str) -> dict:
     request = urllib.request.Request(address + "teacher/games.jsonl", headers={"Authorization": f"Bearer {token}"})
     with urllib.request.urlopen(request, timeout=30) as answer:
@@ -73,7 +66,7 @@ def join(page, address: str, code: str, name: str) -> None:
 
 def test_four_browsers_play_a_whole_game_by_clicks_each_seeing_only_its_own_hand(browser, class_host):
     address, token = class_host
-    [code] = in_thread(open_tables(address, token, rules="pond", seats=["learner"] * 4, n_ranks=6, hand_size=4,
+    [code] = run(open_tables(address, token, rules="pond", seats=["learner"] * 4, n_ranks=6, hand_size=4,
                                    pause=0, chances=True))
     contexts = [browser.new_context(viewport={"width": 1100, "height": 1400}) for _ in NAMES]
     pages = [context.new_page() for context in contexts]

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from classroom_serving import run
+from classroom_serving import Loop, run
 
 from gofish_teach.classroom.client import HostError, SeatClient, autoplay, open_tables
 
@@ -98,9 +98,9 @@ def test_a_killed_host_resumes_every_table_with_the_same_logs_and_seats(tmp_path
             tables.append(clients)
         return tables
 
+    loop = Loop()
     try:
-        loop = asyncio.new_event_loop()
-        tables = loop.run_until_complete(first_life())
+        tables = loop.run(first_life())
         before = [[snapshot(c) for c in clients] for clients in tables]
         kill(process)                                              # 1. every table waiting for a learner
         process, again = start_host(data, port=int(port))
@@ -118,7 +118,7 @@ def test_a_killed_host_resumes_every_table_with_the_same_logs_and_seats(tmp_path
                     await until(lambda: mover.state["asks"] > made)
             await asyncio.sleep(0.1)  # the bots' pause is 0.2 s: a bot is to ask when the kill comes
             return back
-        back = loop.run_until_complete(second_life())
+        back = loop.run(second_life())
         seen = [[(len(c.log), [e["text"] for e in c.log]) for c in clients] for clients in back]
         bots_asking = [clients[0].state["seats"][clients[0].state["turn"]]["kind"] == "bot" for clients in back[1:]]
         kill(process)
@@ -132,13 +132,13 @@ def test_a_killed_host_resumes_every_table_with_the_same_logs_and_seats(tmp_path
             await asyncio.gather(*(autoplay(c, np.random.default_rng(k), timeout=300)
                                    for k, c in enumerate(c for clients in final for c in clients)))
             return final
-        final = loop.run_until_complete(third_life())
+        final = loop.run(third_life())
         assert any(bots_asking)  # the second kill did come while a bot was to ask (if not, the test proved less)
         assert all(c.over for clients in final for c in clients)
         for clients in final:  # every seat of a table holds the same game to its end
             assert len({len(c.log) for c in clients}) == 1 and len({str(c.state["winners"]) for c in clients}) == 1
-        loop.close()
     finally:
+        loop.close()
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGTERM)
             process.wait(30)

@@ -68,7 +68,13 @@ def run_host(args, out) -> None:
             games = lines.count("\n")
             print(f"{games} game{'s' * (games != 1)} written to {args.export}", file=out)
         return
-    asyncio.run(serve(args, out))
+    host = Host(args.data, origins=[o.rstrip("/").lower() for o in args.origin])
+    try:
+        sockets = bind(host, args.ip, args.port)  # before the loop: a port in use is a plain error
+    except ValueError:
+        host.close()
+        raise
+    asyncio.run(serve(args, out, host, sockets))
 
 
 def bind(host, ip: str, port: int | None) -> list:
@@ -110,16 +116,14 @@ def terminal_qr(text: str) -> str:
     return out.getvalue()
 
 
-async def serve(args, out) -> None:
+async def serve(args, out, host, sockets) -> None:
+    """Serve ``host`` on the bound ``sockets`` until SIGINT or SIGTERM; print where, first."""
     from tornado.httpserver import HTTPServer
 
-    from .host import Host
     from .server import application
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S", stream=sys.stderr)
     logging.getLogger("tornado.access").setLevel(logging.WARNING)
-    host = Host(args.data, origins=[o.rstrip("/").lower() for o in args.origin])
-    sockets = bind(host, args.ip, args.port)
     port = sockets[0].getsockname()[1]
     host.store.set_setting("port", str(port))
     url = args.url or f"http://{this_machine(args.ip)}:{port}/"

@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 
 from .. import Card
+from ..game import _Refused, _unique_keys  # the saved game's JSON hook: a key given twice is refused there too
 
 #: The longest message a client may send, in bytes (the longest real one, a teacher's set-up, is ~400).
 MAX_MESSAGE = 2048
@@ -129,15 +130,6 @@ TEACHER = {
 }
 
 
-def _unique(pairs):
-    data = {}
-    for key, value in pairs:
-        if key in data:
-            raise Problem(f"field {_short(key)} appears twice")
-        data[key] = value
-    return data
-
-
 def _no_constant(name):
     raise Problem(f"{name} is not a number JSON allows")
 
@@ -148,7 +140,9 @@ def parse(message, kinds: dict) -> dict:
     if size > MAX_MESSAGE:
         raise Problem(f"message too long: {size:,} bytes, at most {MAX_MESSAGE:,}")
     try:
-        data = json.loads(message, object_pairs_hook=_unique, parse_constant=_no_constant)
+        data = json.loads(message, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+    except _Refused as e:
+        raise Problem(f"not a message: {e}") from None
     except RecursionError:
         raise Problem("not a message: JSON nested too deeply") from None
     except UnicodeDecodeError:

@@ -60,6 +60,18 @@ class ExactList(ExactNumber):
         return Exercise.show(self, value)
 
 
+def or_none(kind: type[Exercise], *, none: str, some: str) -> type[Exercise]:
+    """``kind``'s comparison, where ``None`` is also an answer: ``none`` says why to return it, ``some`` why not."""
+    class OrNone(kind):
+        def compare(self, expected, returned):
+            if expected is None or returned is None:
+                return returned is expected, "" if returned is expected else (none if expected is None else some)
+            return super().compare(expected, returned)
+
+    OrNone.__name__ = f"{kind.__name__}OrNone"
+    return OrNone
+
+
 def inline(id: str, reference: Callable, calls, *, title: str, lesson: str, goal: str,
            kind: type[Exercise] = Exercise, hidden: Callable | None = None, n_hidden: int = 5) -> Exercise:
     """Register an inline check: ``calls`` is a list of ``(args, note)`` (or ``(args, kwargs, note)``).
@@ -141,4 +153,4 @@ class ExactFractions(Exercise):
 # ``inline`` and the helpers from this module, so these imports must stay at the bottom.
 from . import inline_counting, inline_inference, inline_testing, inline_bestplay, inline_class  # noqa: E402,F401  (00-08, 10)
 
-__all__ = ["INLINE", "REFERENCES", "ExactFractions", "ExactList", "ExactNumber", "inline", "run_check"]
+__all__ = ["INLINE", "REFERENCES", "ExactFractions", "ExactList", "ExactNumber", "inline", "or_none", "run_check"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .chances import ExactNumber
-from .inline import inline, whole
+from .inline import inline, or_none, whole
 
 
 # --------------------------------------------------------------------------- lesson 10
@@ -18,14 +18,7 @@ def remembered_share_reference(asks):
     return Fraction(sum(could), len(could)) if could else None
 
 
-class MaybeExact(ExactNumber):
-    """An exact number, or ``None`` where the question has no answer."""
-
-    def compare(self, expected, returned):
-        if expected is None or returned is None:
-            return returned is expected, "" if returned is expected else (
-                "no ask could remember here: return None" if expected is None else "return a Fraction, not None")
-        return super().compare(expected, returned)
+MaybeExact = or_none(ExactNumber, none="there is no answer here: return None", some="return a Fraction, not None")
 
 
 def _asks_hidden(rng):

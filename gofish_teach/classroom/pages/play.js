@@ -2,31 +2,20 @@
 // Everything a learner or the host supplies is put in the page as text (textContent), never as markup.
 "use strict";
 (() => {
-  const $ = (id) => document.getElementById(id);
+  const {$, el, problem} = window.gofish;
   const SUIT_RED = /[♦♥]/;
   let ws = null, state = null, log = [], rank = null, code = null, retry = 0, chancesOn = false, chances = null;
   let resuming = false, deadline = null;
 
-  function el(tag, props = {}, ...children) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(props)) {
-      if (k === "class") e.className = v;
-      else if (k.startsWith("aria-") || k.startsWith("data-")) e.setAttribute(k, v);
-      else e[k] = v;
-    }
-    e.append(...children);  // strings become text nodes
-    return e;
-  }
   const plural = (r) => ({A: "Aces", J: "Jacks", Q: "Queens", K: "Kings"}[r] || r + "s");
   const tokenKey = (c) => "gofish-seat:" + c;
-  const problem = (text) => { $("problem").textContent = text || ""; $("problem").hidden = !text; };
 
   function send(message) {
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
   }
 
   function connect(first) {
-    ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/play");
+    ws = new WebSocket(window.gofish.socket("/ws/play"));
     ws.onopen = () => { retry = 0; send(first()); };
     ws.onmessage = (m) => receive(JSON.parse(m.data));
     ws.onclose = () => {

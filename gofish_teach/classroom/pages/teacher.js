@@ -2,26 +2,15 @@
 // The teacher's token is the link's #fragment (never sent in a request line); names are shown as text only.
 "use strict";
 (() => {
-  const $ = (id) => document.getElementById(id);
+  const {$, el, problem} = window.gofish;
   const token = decodeURIComponent(location.hash.slice(1));
   const tables = new Map();
   let ws = null, strategies = ["random", "memory", "most_held", "greedy"], retry = 0;
 
-  function el(tag, props = {}, ...children) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(props)) {
-      if (k === "class") e.className = v;
-      else if (k.startsWith("aria-") || k.startsWith("data-")) e.setAttribute(k, v);
-      else e[k] = v;
-    }
-    e.append(...children);
-    return e;
-  }
-  const problem = (text) => { $("problem").textContent = text || ""; $("problem").hidden = !text; };
   const send = (m) => { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(m)); };
 
   function connect() {
-    ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/teacher");
+    ws = new WebSocket(window.gofish.socket("/ws/teacher"));
     ws.onopen = () => { retry = 0; send({type: "hello", token: token}); };
     ws.onmessage = (m) => receive(JSON.parse(m.data));
     ws.onclose = () => { problem("The connection to the host was lost: reconnecting…"); setTimeout(connect, Math.min(8000, 400 * 2 ** retry++)); };
