@@ -250,7 +250,7 @@ class Columns:
     """A small table: named columns of equal length as numpy arrays (``t["share"]``), rows picked with ``t.where(mask)``.
 
     >>> t = Columns({"who": ["Ann", "memory"], "share": [1.0, 0.0]})
-    >>> t["share"].sum(), len(t.where(t["who"] == "Ann"))
+    >>> float(t["share"].sum()), len(t.where(t["who"] == "Ann"))
     (1.0, 1)
     """
 
