@@ -3,7 +3,7 @@
 No web code here (that is :mod:`.server`): the host takes checked messages from connections,
 turns them into entries (:mod:`.table`), stores each one (:mod:`.storage`) before it tells
 anyone, and sends each seat a frame built from its own view. A connection is anything with
-``send(text)`` and ``close(code, reason)``, so the tests can drive a host without a network.
+``send(text)`` and an ``ip``, so the tests can drive a host without a network.
 
 >>> import json, tempfile
 >>> host = Host(tempfile.mkdtemp())
@@ -83,6 +83,7 @@ class Host:
         self.addresses: dict[str, int] = {}  # open connections by address (the server's limit)
         self.tries = Tries(TRIES, TRIES_PER)
         self._timers: dict[str, object] = {}
+        self._plans: dict[str, tuple] = {}  # what each table's timer was set for (see _schedule)
         self._deadline: dict[str, float] = {}
         self._dirty: set[str] = set()
         self._flush = None
@@ -330,20 +331,31 @@ class Host:
         return loop.call_later(delay, callback) if loop is not None else None
 
     def _schedule(self, table: ClassTable) -> None:
-        """After any change: the table's next bot ask after its pause, or its clock for the learner to move."""
+        """After any change: the table's next bot ask after its pause, or its clock for the learner to move.
+        A change that leaves the turn where it was (someone connects, a name) leaves its timer running: a
+        learner's clock is not wound back by a classmate's reconnecting."""
         code = table.code
+        position = (table.played.number, table.game.n_asks)
+        plan = (position, table.to_move(), table.bot_to_move(), table.clock, table.pause)
+        if code in self._timers and self._plans.get(code) == plan:
+            return
         handle = self._timers.pop(code, None)
         if handle is not None:
             handle.cancel()
         self._deadline.pop(code, None)
+        self._plans[code] = plan
         if self._loop() is None:
             return
-        position = (table.played.number, table.game.n_asks)
         if table.bot_to_move() is not None:
-            self._timers[code] = self._later(table.pause, lambda: self._spawn(self._bot_turn(code, position)))
+            self._timers[code] = self._later(table.pause, lambda: self._fire(code, self._bot_turn(code, position)))
         elif table.learner_to_move() is not None and table.clock:
             self._deadline[code] = time.monotonic() + table.clock
-            self._timers[code] = self._later(table.clock, lambda: self._spawn(self._clock_turn(code, position)))
+            self._timers[code] = self._later(table.clock, lambda: self._fire(code, self._clock_turn(code, position)))
+
+    def _fire(self, code: str, coroutine) -> None:
+        """A table's timer fires: it is no longer pending (a cancelled one never fires), and its turn runs."""
+        self._timers.pop(code, None)
+        self._spawn(coroutine)
 
     def _spawn(self, coroutine) -> None:
         task = asyncio.ensure_future(coroutine)
@@ -361,7 +373,6 @@ class Host:
         await self._machine_ask(code, position, "clock")
 
     async def _machine_ask(self, code: str, position, why: str) -> None:
-        self._timers.pop(code, None)
         table = self.tables.get(code)
         seat = None if table is None else table.bot_to_move() if why == "bot" else table.learner_to_move()
         if seat is None or self._position(code) != position:
@@ -379,7 +390,7 @@ class Host:
             if self._pool is not None and getattr(self._pool, "_broken", False):
                 self._pool.shutdown(wait=False, cancel_futures=True)
                 self._pool = None
-            self._timers[code] = self._later(1.0, lambda: self._spawn(self._machine_ask(code, position, why)))
+            self._timers[code] = self._later(1.0, lambda: self._fire(code, self._machine_ask(code, position, why)))
             return
         table = self.tables.get(code)
         still = table.bot_to_move() if why == "bot" else table.learner_to_move()
