@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import bestplay, grade, quiz, tournament
+from . import bestplay, classroom, grade, quiz, tournament
 from .rules import PRESETS
 from .simulate import NoWorkers, dask_client, simulate
 from .stats import game_length, win_share
@@ -60,7 +60,8 @@ def add_simulate(commands) -> None:
 
 #: The commands, each added to the parser by its function (which sets ``run``).
 COMMANDS = [add_simulate, grade.add_command, tournament.add_command, add_course_command, add_play_command,
-            add_handouts_command, quiz.add_command, add_answers_command, bestplay.add_command]
+            add_handouts_command, quiz.add_command, add_answers_command, bestplay.add_command,
+            classroom.add_command]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -9,7 +9,7 @@ play their games through this module, which changes when the way of running them
 * **A Dask cluster.** :func:`dask_client` connects to a scheduler (Dask is imported only there);
   :class:`_Cluster` stops a run that has had no worker for a while (Dask would wait for ever).
 * **Simulate's own pool.** Its workers die with their parent (:func:`_worker_start`,
-  :func:`_die_with`); in a worker an alarm stops a slow decision (:class:`_DecisionAlarm`), and
+  :func:`die_with_parent`); in a worker an alarm stops a slow decision (:class:`_DecisionAlarm`), and
   the parent keeps a deadline of its own (:class:`_Deadlines`, each worker's :class:`_Watch`) and
   kills the pool of a strategy that ignores the alarm (:func:`_kill_pool`).
 
@@ -244,7 +244,7 @@ _watch = None
 def _worker_start(parent: int, deadlines) -> None:
     """The first thing a worker of simulate's own pool does: die with its parent, take a slot."""
     global _watch
-    _die_with(parent)
+    die_with_parent(parent)
     if deadlines is not None:
         with deadlines.taken.get_lock():
             slot = deadlines.taken.value
@@ -253,7 +253,7 @@ def _worker_start(parent: int, deadlines) -> None:
             _watch = _Watch(deadlines.slots, slot)
 
 
-def _die_with(parent: int) -> None:
+def die_with_parent(parent: int) -> None:
     """End this process when ``parent`` ends: ``PR_SET_PDEATHSIG`` on Linux, else a watchdog thread."""
     try:
         import ctypes

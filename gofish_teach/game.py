@@ -525,23 +525,23 @@ class Game:
             return cls.from_json(f.read(MAX_SAVE_CHARS + 1))
 
 
-class _Refused(ValueError):
+class SaveRefused(ValueError):
     """A saved game's JSON is well formed but breaks a limit of the format (said as it is found)."""
 
 
-def _unique_keys(pairs: list) -> dict:
+def unique_keys(pairs: list) -> dict:
     """``json.loads``' object hook: a key given twice is an error, not "the last one wins"."""
     data = {}
     for key, value in pairs:
         if key in data:
-            raise _Refused(f"key {_shown(key)} appears twice in one object")
+            raise SaveRefused(f"key {_shown(key)} appears twice in one object")
         data[key] = value
     return data
 
 
 def _short_int(digits: str) -> int:
     if len(digits.lstrip("-")) > MAX_SAVE_DIGITS:
-        raise _Refused(f"a number of {len(digits.lstrip('-'))} digits; numbers here have at most {MAX_SAVE_DIGITS}")
+        raise SaveRefused(f"a number of {len(digits.lstrip('-'))} digits; numbers here have at most {MAX_SAVE_DIGITS}")
     return int(digits)
 
 
@@ -550,8 +550,8 @@ def _parse_save(text) -> object:
     if isinstance(text, (str, bytes, bytearray)) and len(text) > MAX_SAVE_CHARS:
         raise ValueError(f"saved game: more than {MAX_SAVE_CHARS:,} characters, far longer than any game")
     try:
-        data = json.loads(text, object_pairs_hook=_unique_keys, parse_int=_short_int)
-    except _Refused as e:
+        data = json.loads(text, object_pairs_hook=unique_keys, parse_int=_short_int)
+    except SaveRefused as e:
         raise ValueError(f"saved game: {e}") from None
     except RecursionError:
         raise ValueError(f"saved game: values nested more than {MAX_SAVE_DEPTH} deep") from None

@@ -58,7 +58,7 @@ from . import executors
 # The executors (simulate's own pool, a Dask cluster, any executor) live in executors, with their
 # settings and errors; every name stays importable from here too. A setting is changed there
 # (executors.NO_WORKER_SECONDS), where it is read: the copy here is only its name.
-from .executors import (_Cluster, _dask_client, _Deadlines, _DecisionAlarm, _die_with, _kill_pool,  # noqa: F401
+from .executors import (_Cluster, _dask_client, _Deadlines, _DecisionAlarm, die_with_parent, _kill_pool,  # noqa: F401
                         _OutOfTime, _Watch, _worker_start, as_finished, dask_client)
 from .executors import DEADLINE_GRACE, NO_WORKER_SECONDS, SCHEDULER_SECONDS, DecisionTimeout, NoWorkers  # noqa: F401
 from .executors import as_executor as _executor

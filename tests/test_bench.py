@@ -176,3 +176,12 @@ def test_the_tournament_and_best_play_sections_report_their_goals():
     assert [line.split(":")[0] for line in lines] == [
         f"best response, pond, 3 ranks, 2 cards each, seat {seat} vs memory" for seat in (0, 1)]
     assert all("states" in line for line in lines)
+
+
+def test_the_class_section_reports_both_paces_with_their_goals():
+    from benchmarks.bench_classroom import bench_classroom
+
+    lines = bench_classroom(quick=True)
+    assert len(lines) == 2 and "thinking 0.1 to 0.5 s" in lines[0] and "asking at once" in lines[1]
+    for line in lines:
+        assert re.search(r"p99 [\d.]+ ms", line) and re.search(r"peak \d+ MB", line) and line.count("goal") == 2

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-#: The lessons check learners' code with ``gofish_teach.exercises`` too, and lesson 08 solves small
-#: games with ``gofish_teach.bestplay``.
+#: The lessons check learners' code with ``gofish_teach.exercises`` too, lesson 08 solves small
+#: games with ``gofish_teach.bestplay``, and lesson 10 reads the class's games with ``gofish_teach.classroom``.
 LESSON_FACES = {"gofish_teach", "gofish_teach.widgets", "gofish_teach.probability", "gofish_teach.stats",
-                "gofish_teach.exercises", "gofish_teach.bestplay"}
+                "gofish_teach.exercises", "gofish_teach.bestplay", "gofish_teach.classroom"}
 FACES = {
     "notebooks": LESSON_FACES,
     "notebooks/teacher": LESSON_FACES | {"gofish_teach.quiz"},

@@ -19,7 +19,7 @@ from gofish_teach.widgets import question_bank
 from gofish_teach.widgets.question import NotAnsweredYet, Question, reveal
 
 ROOT = Path(__file__).resolve().parent.parent
-LESSONS = sorted((ROOT / "notebooks").glob("0*.ipynb"))
+LESSONS = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
 BANK = question_bank.read_source()
 
 

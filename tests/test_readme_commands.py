@@ -41,6 +41,8 @@ NOT_RUN = {
     ".venv/bin/python -m gofish_teach tournament strategies/ --rules pond --players 4 --games 20 "
     "--scheduler tcp://HOST:8786": "needs a cluster at HOST; tests/test_dask_cluster.py runs a tournament with "
                                    "--scheduler against a real one and compares its leaderboard with a local run",
+    ".venv/bin/gofish-teach host": "serves until stopped; tests/test_classroom_cli.py runs it exactly as written (in a "
+                                   "network namespace of its own, bubblewrap's), fetches the page and stops it with Ctrl+C",
     'cd ../gofish-course && git init && git add -A && git commit -m "The course"':
         "plain git on the folder the command before it writes; pushing it is the teacher's",
 }
@@ -117,6 +119,31 @@ def _check_equilibrium(root: Path, out: str) -> None:
     assert "0.4951" in out and low <= 953 / 1925 <= high and "1,801,650 information sets" in out, out
 
 
+def _class_store(root: Path) -> None:
+    """A host's data folder, as the README's first line leaves it: one finished game at one table."""
+    from gofish_teach.classroom.host import Host
+    from gofish_teach.classroom.table import bot_choice
+
+    host = Host(root / "gofish-class")
+    [code] = host.open_tables({"rules": "pond", "seats": ["learner", "memory"], "pause": 0})
+    table = host.tables[code]
+    host.commit(table, table.start_entry())
+    while not table.over:
+        seat = table.to_move()
+        strategy = table.seats[seat].strategy  # the empty learner's seat: the turn clock asks for it
+        move = bot_choice(*table.bot_job(seat, strategy or "random"))
+        host.commit(table, table.bot_ask_entry(seat, move, strategy or "clock"))
+    host.close()
+
+
+def _check_export(root: Path, out: str) -> None:
+    from gofish_teach.classroom import load_games
+
+    assert "1 game written to class-games.jsonl" in out, out
+    games = load_games(root / "class-games.jsonl")
+    assert len(games) == 1 and games[0].game.is_over and not games.simulated
+
+
 #: How to prepare for and check each command, by the words it starts with (the first that matches).
 RUNS = {
     ".venv/bin/python -m gofish_teach.exercises.build": (_sources, _check_build),
@@ -127,6 +154,7 @@ RUNS = {
     ".venv/bin/gofish-teach solve --rules pond --players 2 --ranks 3 --hand-size 2 --equilibrium":
         (lambda root: None, _check_equilibrium),
     ".venv/bin/gofish-teach solve": (lambda root: None, _check_solve),
+    ".venv/bin/gofish-teach host --export": (_class_store, _check_export),
 }
 
 

@@ -11,7 +11,7 @@ finds these ids too. Each entry's expected answers come from a reference functio
 :data:`REFERENCES` (the answer key, and what tests/test_course.py runs to show every check
 passes). The checks themselves live in one module per group of lessons, imported at the bottom
 of this one in lesson order (:mod:`.inline_counting`, lessons 00-03; :mod:`.inline_inference`,
-04-05; :mod:`.inline_testing`, 06-07; :mod:`.inline_bestplay`, 08). To add one, write the
+04-05; :mod:`.inline_testing`, 06-07; :mod:`.inline_bestplay`, 08; :mod:`.inline_class`, 10). To add one, write the
 reference in its lesson's module and call :func:`inline` below the others; arguments and
 answers are plain values (ints, strings, lists, dicts, ``Fraction``). Give each a ``hidden``
 maker too: the check cell then runs 5 hidden cases, new random inputs each run whose answers it
@@ -58,6 +58,18 @@ class ExactList(ExactNumber):
 
     def show(self, value):
         return Exercise.show(self, value)
+
+
+def or_none(kind: type[Exercise], *, none: str, some: str) -> type[Exercise]:
+    """``kind``'s comparison, where ``None`` is also an answer: ``none`` says why to return it, ``some`` why not."""
+    class OrNone(kind):
+        def compare(self, expected, returned):
+            if expected is None or returned is None:
+                return returned is expected, "" if returned is expected else (none if expected is None else some)
+            return super().compare(expected, returned)
+
+    OrNone.__name__ = f"{kind.__name__}OrNone"
+    return OrNone
 
 
 def inline(id: str, reference: Callable, calls, *, title: str, lesson: str, goal: str,
@@ -139,6 +151,6 @@ class ExactFractions(Exercise):
 # Each lesson group's checks live in a module of its own (this file would pass 600 lines); importing
 # them here, after the registry and its helpers exist, registers them in lesson order. They import
 # ``inline`` and the helpers from this module, so these imports must stay at the bottom.
-from . import inline_counting, inline_inference, inline_testing, inline_bestplay  # noqa: E402,F401  (00-08)
+from . import inline_counting, inline_inference, inline_testing, inline_bestplay, inline_class  # noqa: E402,F401  (00-08, 10)
 
-__all__ = ["INLINE", "REFERENCES", "ExactFractions", "ExactList", "ExactNumber", "inline", "run_check"]
+__all__ = ["INLINE", "REFERENCES", "ExactFractions", "ExactList", "ExactNumber", "inline", "or_none", "run_check"]

@@ -5,7 +5,7 @@ from fractions import Fraction
 from math import comb
 
 from .chances import ExactNumber, ExactProbability
-from .inline import ExactFractions, fraction_between, inline, whole
+from .inline import ExactFractions, fraction_between, inline, or_none, whole
 
 
 # --------------------------------------------------------------------------- lesson 04
@@ -97,12 +97,8 @@ def calibration_bin_reference(probs, outcomes, low, high):
     return [sum(p for p, _ in here) / len(here), Fraction(sum(o for _, o in here), len(here))]
 
 
-class FractionsOrNone(ExactFractions):
-    def compare(self, expected, returned):
-        if expected is None or returned is None:
-            return returned is expected, "" if returned is expected else (
-                "no answer falls in this bin: return None" if expected is None else "some answers fall in this bin")
-        return super().compare(expected, returned)
+FractionsOrNone = or_none(ExactFractions, none="no answer falls in this bin: return None",
+                          some="some answers fall in this bin")
 
 
 _PROBS = [Fraction(1, 10), Fraction(1, 4), Fraction(3, 10), Fraction(1, 2), Fraction(3, 5), Fraction(7, 10), Fraction(9, 10)]

@@ -7,6 +7,7 @@
   whose :meth:`~Question.answer` gives the :class:`Feedback` the widget shows; :func:`reveal`
   holds back a question's result until it is answered, and saves the first answer.
 """
+from . import _cards as cards
 from .explorer import Explorer
 from .lab import Lab
 from .question import ANSWER_MIME, LETTERS, Feedback, Question, parse_number, reveal, show_number
@@ -14,4 +15,6 @@ from .table import Table
 
 __all__ = ["Table", "Explorer", "Lab", "Question", "Feedback", "reveal",
            # for the teacher's tools: how a question's answers are read, written and saved
-           "ANSWER_MIME", "LETTERS", "parse_number", "show_number"]
+           "ANSWER_MIME", "LETTERS", "parse_number", "show_number",
+           # for the class table's seat in a notebook (gofish_teach.classroom): how the Table draws cards
+           "cards"]
