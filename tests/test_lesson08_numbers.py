@@ -57,7 +57,7 @@ def _flat(text: str) -> str:
 
 def texts() -> dict[str, str]:
     """Each source of lesson 08's text, its whitespace joined (markdown wraps lines anywhere)."""
-    guide = GUIDE.read_text(encoding="utf-8").split("### 8. ")[1].split("\n## ")[0]
+    guide = GUIDE.read_text(encoding="utf-8").split("### 8. ")[1].split("\n## ")[0].split("\n### ")[0]
     bank = [q for qid, q in read_source().items() if qid.startswith("L08-")]
     quiz = [q for build in (q08_4, q08_5) for stem, parts in [build()] for q in [stem] + [p.rubric for p in parts]]
     return {"lesson": _flat(_markdown(LESSON)), "key": _flat(_markdown(KEY)), "guide": _flat(guide),
