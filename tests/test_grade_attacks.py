@@ -16,6 +16,7 @@ import pytest
 
 from gofish_teach.exercises import get_exercise, load_key
 from gofish_teach.grade import grade
+from pasted_install import PASTED_INSTALL
 
 ROOT = Path(__file__).resolve().parents[1]
 KEY = ROOT / "solutions" / "key"
@@ -38,38 +39,6 @@ def _public_table(exercise: str) -> str:
     ex = get_exercise(exercise)
     table = {repr(c.args): c.expected for c in ex.cases()}
     return f"TABLE = {table!r}\n"
-
-
-#: N1's attack: a learner's answer function that looks up its call in everything the installed
-#: package ships. A reference function anywhere in it (``answers.py`` and the lessons' ``REFERENCES``
-#: on 457bed9) answers every case; else the shipped case data: a public case's answer, or, for a
-#: sealed hidden case, only what the pool holds (returned, so that the report shows the attack found
-#: it); else nothing. tests/test_answer_key.py runs it in the check cells too.
-PASTED_INSTALL = '''
-def pasted_install_answer(function, args, kwargs):
-    import importlib, json, pathlib
-    import gofish_teach
-    from gofish_teach.exercises import plain
-    root = pathlib.Path(gofish_teach.__file__).parent
-    for path in sorted(root.rglob("*.py")):
-        if f"def {function}_reference(" in path.read_text(encoding="utf-8", errors="replace"):
-            name = ".".join(("gofish_teach",) + path.relative_to(root).with_suffix("").parts)
-            return getattr(importlib.import_module(name), function + "_reference")(*args, **kwargs)
-    mine = (json.dumps(plain.encode(list(args)), sort_keys=True), json.dumps(plain.encode(dict(kwargs)), sort_keys=True))
-    for path in sorted(root.rglob("*.json")):
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except ValueError:
-            continue
-        for record in (data.get("public", []) + data.get("pool", [])) if isinstance(data, dict) else []:
-            theirs = (json.dumps(record.get("args"), sort_keys=True),
-                      json.dumps(record.get("kwargs", {"dict": {}}), sort_keys=True))
-            if theirs == mine and "expected" in record:
-                return plain.decode(record["expected"])
-            if theirs == mine:
-                return "found in the pool: " + " ".join(record.get("hashes", []))[:40]
-    return "found nothing"
-'''
 
 
 #: The hidden cases' seed, fixed so that a lookup table cannot match a hidden case by luck: a

@@ -12,8 +12,8 @@ from .inline import ExactFractions, inline, whole
 class WholeNumber(Exercise):
     """A number of games: either z (1.96 + 0.84, or scipy's norm.ppf) is right, rounded up.
 
-    A case's ``expected`` is every right answer by the way z was found, from the key's
-    ``games_needed_accepted``: ``{"1.96 + 0.84": [n, ...], "norm.ppf": [m, ...]}`` (a float step
+    A case's ``expected`` is every right answer by the way z was found, from the key (its ``_accepted``
+    function for this check): ``{"1.96 + 0.84": [n, ...], "norm.ppf": [m, ...]}`` (a float step
     taken in another order may round the other way, so each way may allow two).
     """
 
@@ -71,11 +71,12 @@ inline("L06-games-needed", "games_needed",
 class CloseFloat(Exercise):
     """A p-value as a float, within a millionth of the answer (relatively; 1e-12 absolutely).
 
-    A sealed case compares on a log scale instead: the float's natural logarithm in steps of
-    1/2,000,000, three steps either way, so within about 1.5 millionths; below 1e-12, "tiny"."""
+    A sealed case compares on grids instead: below a millionth, in steps of 1e-12, two either way
+    (the absolute part rules there); above, the float's natural logarithm in steps of 1/2,000,000,
+    three either way (so within about 1.5 millionths, relatively)."""
 
-    #: Steps of the log scale per unit, and how many steps either way a sealed case accepts.
-    STEPS, SPREAD = 2_000_000, 3
+    #: Steps of the log scale per unit, how many either way a sealed case accepts; where the grids meet.
+    STEPS, SPREAD, SMALL = 2_000_000, 3, 1e-6
 
     def compare(self, expected, returned):
         hint = self.shape_hint(returned, None)
@@ -97,12 +98,15 @@ class CloseFloat(Exercise):
     def canonical(self, value, case):
         if self.shape_hint(value, case):
             return None
-        return "tiny" if value < 1e-12 else f"log {round(math.log(value) * self.STEPS)}"
+        if value < self.SMALL:
+            return f"abs {round(value * 1e12)}"
+        return f"log {round(math.log(value) * self.STEPS)}"
 
     def forms(self, case):
-        e = case.expected
-        found = {"tiny"} if e <= 2e-12 else set()
-        if e >= 1e-12:
+        e, found = case.expected, set()
+        if e <= self.SMALL + 3e-12:
+            found |= {f"abs {round(e * 1e12) + k}" for k in range(-2, 3)}
+        if e >= self.SMALL * (1 - 3e-6):
             step = round(math.log(e) * self.STEPS)
             found |= {f"log {step + k}" for k in range(-self.SPREAD, self.SPREAD + 1)}
         return sorted(found)

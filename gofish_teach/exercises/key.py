@@ -80,7 +80,7 @@ def load(folder=None) -> "Key":
 class Key:
     """A loaded key: its reference functions, and the cases they answer.
 
-    The key's functions are also its attributes (``key.deal_reference``), for the tests.
+    The key's functions are also its attributes (``key.f_reference``, for a function ``f``), for the tests.
     """
 
     def __init__(self, folder: Path):

@@ -121,7 +121,7 @@ class AskWhoAsked(Exercise):
 
 ASK_WHO_ASKED = AskWhoAsked("09-ask-who-asked", "ask_who_asked", "\"ask who asked before\" as a strategy", "04",
                             "Read the public record: an ask shows a card, and later events can take that knowledge back.",
-                            make_inputs=None, make_hidden=None)  # the key's: ask_who_asked_public, _hidden
+                            make_inputs=None, make_hidden=None)  # the key chooses both (see position_case)
 
 
 # --------------------------------------------------------------------------- 10 a fair experiment
