@@ -17,7 +17,8 @@ def pasted_install_answer(function, args, kwargs):
         if f"def {function}_reference(" in path.read_text(encoding="utf-8", errors="replace"):
             name = ".".join(("gofish_teach",) + path.relative_to(root).with_suffix("").parts)
             return getattr(importlib.import_module(name), function + "_reference")(*args, **kwargs)
-    mine = (json.dumps(plain.encode(list(args)), sort_keys=True), json.dumps(plain.encode(dict(kwargs)), sort_keys=True))
+    mine = (json.dumps(plain.encode(list(args)), sort_keys=True),
+            json.dumps(plain.encode(dict(kwargs)), sort_keys=True))
     for path in sorted(root.rglob("*.json")):
         try:
             data = json.loads(path.read_text(encoding="utf-8"))

@@ -266,7 +266,7 @@ def test_no_check_prints_a_predict_answer_or_a_hidden_value(ex):
             for value in printed:
                 for answer, close in values:
                     assert abs(value - answer) > close + 1e-12, f"{ex.id} prints {value}, the answer of {qid}:\n{text}"
-        for result in [r for r in report.hidden_results if not r.right]:  # shown: its input, what came back, never the answer
+        for result in [r for r in report.hidden_results if not r.right]:  # shown: input, what came back, no answer
             answer = KEY.answered(ex, [result.case])[0].expected
             tail = text.split(result.case.shown, 1)[1].split("Hidden case")[0]
             said = [line for line in tail.splitlines()[1:] if not line.strip().startswith("returned:")]

@@ -186,8 +186,9 @@ def test_a_cheat_earns_nothing(attacked, who, exercise):
 
 
 def test_the_pasted_install_finds_the_public_answers_and_earns_no_hidden_case(attacked):
-    """N1: on 457bed9 the installed package's answers.py earned every hidden case. Now the package
-    ships the public answers only: the attack finds each (6 of 6, from nothing else) and no hidden one."""
+    """N1: on 457bed9 a learner pasted the answers.py of their own install into the notebook and earned
+    every hidden case. Now what an install ships (read here inside the sandbox, as a learner would copy
+    it) holds the public answers only: the attack finds each (6 of 6, from nothing else) and no hidden one."""
     row = attacked[0]["pasted", "01-deal"]
     assert (row.passed, row.total, row.status) == (6, 6, "ok"), row
     assert row.hidden_passed == 0 and row.hidden_total == 6, row

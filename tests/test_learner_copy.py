@@ -97,7 +97,8 @@ def test_the_wheel_holds_no_reference_answer(wheel):
 
     archive = zipfile.ZipFile(wheel)
     names = archive.namelist()
-    assert not [n for n in names if n == "gofish_teach/exercises/answers.py" or "/key/" in n or n.startswith(("solutions", "key/"))]
+    assert not [n for n in names
+                if n == "gofish_teach/exercises/answers.py" or "/key/" in n or n.startswith(("solutions", "key/"))]
     data = [n for n in names if n.startswith("gofish_teach/exercises/data/") and n.endswith(".json")]
     assert len(data) == len(list((ROOT / "gofish_teach" / "exercises" / "data").glob("*.json"))) >= 29, names
     texts = {}

@@ -53,8 +53,8 @@ def _data(ex: Exercise) -> dict:
         try:
             _READ[ex.id] = json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise FileNotFoundError(f"{ex.id}: its cases are missing ({path}): the teacher's build writes them from the "
-                                    "key: python -m gofish_teach.exercises.casedata") from None
+            raise FileNotFoundError(f"{ex.id}: its cases are missing ({path}): the teacher's build writes them "
+                                    "from the key: python -m gofish_teach.exercises.casedata") from None
     return _READ[ex.id]
 
 
@@ -149,7 +149,8 @@ def main(argv=None) -> int:
                                                  "the answer key: public answers, and sealed pools of hidden cases.")
     parser.add_argument("--key", default=None, metavar="DIR",
                         help="the answer key (default: the repository's solutions/key/)")
-    parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if the data differs from the key's")
+    parser.add_argument("--check", action="store_true",
+                        help="change nothing; exit 1 if the data differs from the key's")
     args = parser.parse_args(argv)
     if args.check:
         differ = drift(args.key)

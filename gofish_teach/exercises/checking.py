@@ -314,8 +314,8 @@ class Report:
         if not ex.hidden_in_check:
             return []
         if not self.hidden_total:
-            return [f"Then {ex.hidden_in_check} hidden cases: new random inputs each run, their answers never shown. "
-                    "They run once your function returns answers."]
+            return [f"Then {ex.hidden_in_check} hidden cases, drawn at random each run: their answers are not in your "
+                    "copy (only hashes of them) and are never shown. They run once your function returns answers."]
         lines = []
         for k, r in enumerate(self.hidden_results, 1):
             if not r.right:
@@ -324,7 +324,7 @@ class Report:
         if len(self.hidden_results) < self.hidden_total:
             lines.append(f"The other {self.hidden_total - len(self.hidden_results)} hidden case(s) were not run: the "
                          "last one ran out of time. Fix the endless loop first.")
-        lines.append(f"Hidden cases (new random inputs each run, answers not shown): {self.hidden_passed} of "
+        lines.append(f"Hidden cases (drawn at random each run, answers never shown): {self.hidden_passed} of "
                      f"{self.hidden_total} right" + ("." if self.hidden_passed == self.hidden_total else
                                                      ": each wrong one is shown above with what came back."))
         return lines

@@ -19,10 +19,10 @@ none), and optionally ``f_accepted`` (every right answer, where a check accepts 
 ('solutions', 'key')
 >>> [case.expected for case in key.public_cases(get_exercise("L02-expected-pairs"))][:2]
 [Fraction(15, 17), Fraction(21, 17)]
->>> load("/nowhere")
+>>> load("/nowhere")   # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-gofish_teach.exercises.key.KeyMissing: --key /nowhere: no answer key there (a folder of Python modules with an __init__.py, such as the repository's solutions/key/)
+gofish_teach.exercises.key.KeyMissing: --key /nowhere: no answer key there (a folder of Python modules ...)
 """
 from __future__ import annotations
 
@@ -122,7 +122,7 @@ class Key:
         return found
 
     def expected(self, ex: Exercise, case: Case):
-        """The answer of one case, as the check compares it: ``f_accepted`` where the key has it, else ``f_reference``."""
+        """The answer of one case, as the check compares it: ``f_accepted`` where the key has one, else ``f_reference``."""
         accepted = self.functions.get(f"{ex.function}_accepted")
         if accepted is not None:
             return accepted(*case.args, **case.kwargs)
