@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test bench notebooks handouts play clean
+.PHONY: lab test bench notebooks casedata handouts play clean
 
 # Reinstall only when the package metadata changes, so a second run is quiet. Then numba compiles
 # every loop a lesson runs (a few minutes once, kept on disk), so that no lesson waits for it: the
@@ -71,11 +71,17 @@ $(BENCH_BASELINE)/gofish_teach/__init__.py:
 bench: $(STAMP) $(BENCH_BASELINE)/gofish_teach/__init__.py
 	@GOFISH_BENCH_BASELINE="$${GOFISH_BENCH_BASELINE:-$(BENCH_BASELINE)}" $(BIN)/python -m benchmarks.bench $(BENCH_ARGS)
 
+# The cases the checks ship (gofish_teach/exercises/data/), made from the answer key (solutions/key/, which never
+# ships): each public case's answer, and for a lesson check a pool of hidden cases sealed as salted hashes. Run it
+# after editing the key or a check's inputs; a test fails while the data differs from what the key makes.
+casedata: $(STAMP)
+	@$(BIN)/python -m gofish_teach.exercises.casedata > /dev/null
+
 # Re-run every notebook top to bottom and save its outputs (do this after changing code they use);
 # the exercises are rebuilt from the solutions and saved as run in their unfinished state.
 # No timing metadata (JupyterLab deletes it when a cell runs), no widget state, streams joined as
 # JupyterLab joins them (gofish_teach.teacher.notebooks), so opening, Run All and saving changes no byte.
-notebooks: $(STAMP)
+notebooks: $(STAMP) casedata
 	@for nb in notebooks/*.ipynb notebooks/teacher/*.ipynb solutions/*.ipynb; do [ -e "$$nb" ] || continue; \
 		$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 			--ExecutePreprocessor.record_timing=False --ExecutePreprocessor.store_widget_state=False "$$nb" || exit 1; done

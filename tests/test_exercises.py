@@ -1,6 +1,6 @@
 """The exercises: every check fails on the stub and on plausible wrong solutions, and passes on the solution.
 
-Also: the checks' reference answers agree with the game engine and the probability code; a
+Also: the key's reference answers (``solutions/key/``) agree with the game engine and the probability code; a
 learner's exception, endless loop or memory hog is reported without harming the caller;
 the exercise notebooks are the solution notebooks with the stubs put back, and they run
 top to bottom in a real kernel, unfinished, without an error.
@@ -17,16 +17,19 @@ import numpy as np
 import pytest
 
 from gofish_teach import Ask, Game, GoFish, Give, IllegalMove, Rules
-from gofish_teach.exercises import EXERCISES, check, get_exercise, run_check
+from gofish_teach.exercises import EXERCISES, check, get_exercise, load_key, run_check
 from gofish_teach.exercises import build, sandbox
-from gofish_teach.exercises.answers import (deal_reference, game_over_reference, give_reference, lay_books_reference,
-                                            next_asker_reference, p_holds_reference, p_lucky_reference)
 from gofish_teach.exercises.strategy import SMALL_POND, play_capstone_game, random_asker
 from gofish_teach.probability import Facts
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS = ROOT / "solutions"
 EXERCISE_DIR = ROOT / "exercises"
+#: The teacher's answer key, outside the package.
+KEY = load_key(SOLUTIONS / "key")
+deal_reference, give_reference, lay_books_reference = KEY.deal_reference, KEY.give_reference, KEY.lay_books_reference
+next_asker_reference, game_over_reference = KEY.next_asker_reference, KEY.game_over_reference
+p_lucky_reference, p_holds_reference = KEY.p_lucky_reference, KEY.p_holds_reference
 
 
 def _cells(path, tag):
@@ -396,9 +399,7 @@ def test_give_books_and_legal_asks_references_match_the_engine():
     rules = Rules.preset("pond").replace(n_ranks=3, hand_size=2)
     game = Game(rules, 2, deck=["A", "A", "2", "A", "3", "3", "2", "A", "2", "3", "2", "3"])
     mine, theirs = [str(c) for c in game.hand(0)], [str(c) for c in game.hand(1)]
-    from gofish_teach.exercises.answers import legal_asks_reference
-
-    assert legal_asks_reference(mine, 0, 2) == game.legal_asks()
+    assert KEY.legal_asks_reference(mine, 0, 2) == game.legal_asks()
     asker, target = give_reference(mine, theirs, "A")
     game.ask(1, "A")
     assert sorted(asker) == sorted(str(c) for c in game.hand(0)) and target == [str(c) for c in game.hand(1)]

@@ -14,10 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from gofish_teach.exercises import get_exercise
+from gofish_teach.exercises import get_exercise, load_key
 from gofish_teach.grade import grade
+from pasted_install import PASTED_INSTALL
 
 ROOT = Path(__file__).resolve().parents[1]
+KEY = ROOT / "solutions" / "key"
 STUB_DEAL = "def deal(deck, n_players, hand_size):\n    raise NotImplementedError"
 GOOD_GIVE = ("def give(asker_hand, target_hand, rank):\n"
              "    given = [c for c in target_hand if c[:-1] == rank]\n"
@@ -76,19 +78,27 @@ def deal(deck, n_players, hand_size):
              "def experiment(strategy, opponent, games, seed):\n    return float('nan'), float('nan'), float('nan')")
     notebook(sub / "npnan" / "10-experiment.ipynb", "10-experiment",
              "import numpy as np\ndef experiment(strategy, opponent, games, seed):\n    return (np.nan,) * 3")
-    notebook(sub / "importer" / "01-deal.ipynb", "01-deal",
-             "from gofish_teach.exercises.answers import deal_reference as deal")
+    notebook(sub / "importer" / "01-deal.ipynb", "01-deal", f"""
+import sys
+try:
+    from gofish_teach.exercises.answers import deal_reference as deal   # where the answers were on 457bed9
+except ImportError:
+    sys.path.insert(0, {str(KEY.parent)!r})
+    from key.exercises import deal_reference as deal                    # the teacher's key
+""")
     notebook(sub / "pyc" / "01-deal.ipynb", "01-deal", f"""
 import glob, importlib.util, marshal
-for p in glob.glob({str(ROOT / 'gofish_teach' / 'exercises' / '__pycache__' / 'answers*.pyc')!r}):
+for p in glob.glob({str(ROOT / 'gofish_teach' / 'exercises' / '__pycache__' / 'answers*.pyc')!r}) + \
+        glob.glob({str(KEY / '__pycache__' / 'exercises*.pyc')!r}):
     code = marshal.loads(open(p, 'rb').read()[16:])
-    ns = {{'__name__': 'gofish_teach.exercises.answers', '__package__': 'gofish_teach.exercises'}}
+    ns = {{'__name__': 'key.exercises'}}
     exec(code, ns)
     deal = ns['deal_reference']
 """)
     notebook(sub / "reader" / "01-deal.ipynb", "01-deal", STUB_DEAL, f"""
 import json
-for path in [{str(ROOT / 'solutions' / '01-deal.ipynb')!r}, {str(ROOT / 'gofish_teach' / 'exercises' / 'answers.py')!r}]:
+for path in [{str(ROOT / 'solutions' / '01-deal.ipynb')!r}, {str(ROOT / 'gofish_teach' / 'exercises' / 'answers.py')!r},
+             {str(KEY / 'exercises.py')!r}]:
     try:
         source = open(path).read()
     except OSError:
@@ -102,6 +112,9 @@ for path in [{str(ROOT / 'solutions' / '01-deal.ipynb')!r}, {str(ROOT / 'gofish_
              source.split('def deal_reference')[1].split('def legal_asks_reference')[0], ns)
         deal = ns['deal_reference']
 """)
+    # N1 (issue 42): answers looked up in everything the installed package ships.
+    notebook(sub / "pasted" / "01-deal.ipynb", "01-deal", PASTED_INSTALL +
+             "def deal(deck, n_players, hand_size):\n    return pasted_install_answer('deal', (deck, n_players, hand_size), {})")
     notebook(sub / "lookup" / "01-deal.ipynb", "01-deal", _public_table("01-deal") +
              "def deal(deck, n_players, hand_size):\n    return TABLE[repr((deck, n_players, hand_size))]")
     public_02 = [c.expected for c in get_exercise("02").cases()]
@@ -172,6 +185,15 @@ def test_a_cheat_earns_nothing(attacked, who, exercise):
     assert earned(rows, who, exercise) == (0, 0), rows[who, exercise]
 
 
+def test_the_pasted_install_finds_the_public_answers_and_earns_no_hidden_case(attacked):
+    """N1: on 457bed9 a learner pasted the answers.py of their own install into the notebook and earned
+    every hidden case. Now what an install ships (read here inside the sandbox, as a learner would copy
+    it) holds the public answers only: the attack finds each (6 of 6, from nothing else) and no hidden one."""
+    row = attacked[0]["pasted", "01-deal"]
+    assert (row.passed, row.total, row.status) == (6, 6, "ok"), row
+    assert row.hidden_passed == 0 and row.hidden_total == 6, row
+
+
 def test_a_lookup_table_of_the_public_cases_earns_only_the_public_marks(attacked):
     row = attacked[0]["lookup", "01-deal"]
     assert (row.passed, row.total) == (6, 6)
@@ -186,7 +208,7 @@ def test_forged_lines_earn_nothing_for_the_stub_beside_them_or_the_hidden_cases(
     # is a lookup table. The hidden cases' answers are unknown to it (and, with this seed, no
     # hidden answer happens to be the public one its line for that case repeats).
     public = [c.expected for c in get_exercise("02").cases()]
-    hidden = get_exercise("02").hidden_cases(HIDDEN_SEED)
+    hidden = load_key().hidden_cases(get_exercise("02"), HIDDEN_SEED)
     assert all(case.expected != public[k % len(public)] for k, case in enumerate(hidden))
     assert forged.hidden_passed == 0
 
@@ -236,3 +258,55 @@ def test_bad_options_are_refused_with_a_message_naming_them(tmp_path, option, va
     done = subprocess.run([sys.executable, "-m", "gofish_teach", "grade", str(tmp_path), option, value],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+#: Looks for the answer key in every place it could be, inside the sandbox, and says what it found.
+KEY_PROBE = """
+import glob, importlib.util, os
+found, imported, folders = [], [], {folders!r}
+for folder in folders:
+    for path in glob.glob(folder + '/**', recursive=True):
+        if os.path.isfile(path):
+            found.append(path)
+    try:
+        spec = importlib.util.spec_from_file_location('k', folder + '/exercises.py')
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        imported.append(module.deal_reference.__name__)
+    except Exception:
+        pass
+raise RuntimeError(f'key probe: looked in {{len(folders)}} folders, found {{len(found)}} files, imported {{imported}}')
+"""
+
+
+def test_the_key_is_masked_in_the_sandbox_even_where_a_bind_would_show_it(tmp_path):
+    """A key kept where the sandbox shows the host's files (here inside the virtual environment, which every
+    sandbox binds read-only) is an empty folder inside: a notebook that looks for it during grading finds
+    nothing, and the same look outside finds it (so the attack is real)."""
+    import shutil
+
+    hideout = Path(sys.prefix).resolve() / f"gofish-test-key-{tmp_path.name}"
+    shutil.copytree(KEY, hideout / "key", ignore=shutil.ignore_patterns("__pycache__"))
+    try:
+        folders = [str(hideout / "key"), str(KEY)]
+        probe = KEY_PROBE.format(folders=folders)
+        outside = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+        assert "found 0 files" not in outside.stderr and "imported ['deal_reference', 'deal_reference']" in \
+            outside.stderr, outside.stderr[-2000:]
+        notebook(tmp_path / "class" / "prober" / "01-deal.ipynb", "01-deal", probe)
+        out, log = io.StringIO(), io.StringIO()
+        rows = grade(tmp_path / "class", out=out, log=log, sandbox="require", key=hideout / "key",
+                     time_limit=120, cell_time_limit=60)
+    finally:
+        shutil.rmtree(hideout)
+    assert [(r.submission, r.status) for r in rows] == [("prober", "error")], out.getvalue()
+    assert "key probe: looked in 2 folders, found 0 files, imported []" in log.getvalue(), log.getvalue()
+
+
+def test_without_a_key_the_grader_refuses_naming_the_option(tmp_path):
+    """A learner's install has no key: the grader says so, and how to name one, before running anything."""
+    notebook(tmp_path / "class" / "ana" / "01-deal.ipynb", "01-deal", STUB_DEAL)
+    done = subprocess.run([sys.executable, "-m", "gofish_teach", "grade", str(tmp_path / "class"), "--key",
+                           str(tmp_path / "nowhere")], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "--key" in done.stderr and "no answer key" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""

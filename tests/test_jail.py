@@ -64,17 +64,20 @@ def test_inside_the_package_imports_and_the_work_folder_is_writable(tmp_path):
 def test_no_solutions_no_tests_no_home_no_answers(tmp_path):
     out = run_inside(f"""
         import os
-        for p in [{str(ROOT / 'solutions')!r}, {str(ROOT / 'tests')!r}, {str(ROOT / 'exercises')!r},
-                  "/root/.bash_history", "/etc/shadow", "/etc/passwd", {str(Path.home())!r} + "/.ssh"]:
+        for p in [{str(ROOT / 'solutions')!r}, {str(ROOT / 'solutions' / 'key')!r}, {str(ROOT / 'tests')!r},
+                  {str(ROOT / 'exercises')!r}, "/root/.bash_history", "/etc/shadow", "/etc/passwd",
+                  {str(Path.home())!r} + "/.ssh"]:
             print(p, os.path.exists(p) and p != "/root")
-        try:
-            import gofish_teach.exercises.answers
-            print("ANSWERS IMPORTED")
-        except ImportError as e:
-            print("masked:", e)
+        for module in ("gofish_teach.exercises.answers", "key.exercises"):
+            try:
+                __import__(module)
+                print("ANSWERS IMPORTED")
+            except ImportError as e:
+                print("not there:", e)
     """, tmp_path)
     assert out.returncode == 0, out.stderr
     assert "True" not in out.stdout and "ANSWERS IMPORTED" not in out.stdout, out.stdout
+    assert out.stdout.count("not there:") == 2, out.stdout
 
 
 def test_no_other_process_no_network(tmp_path):
@@ -119,15 +122,18 @@ def test_a_setsid_child_dies_with_the_sandbox(tmp_path):
 
 
 def test_sandbox_hides_compiled_answers(tmp_path):
-    """The .pyc of the hidden module cannot be loaded either: the __pycache__ beside it is empty inside,
-    even with a compiled copy written there just before the sandbox starts."""
-    import py_compile
+    """A compiled copy of the answers module of earlier versions, left in an updated checkout's
+    ``__pycache__``, cannot be read inside: that folder is empty there, even with the copy written
+    just before the sandbox starts."""
     import importlib.util
+    import py_compile
 
     pkg = jail.package_dir()
-    answers = pkg / jail.HIDDEN[0]
-    compiled = Path(importlib.util.cache_from_source(str(answers)))
-    py_compile.compile(str(answers), cfile=str(compiled))
+    retired = pkg / jail.RETIRED[0]
+    source = tmp_path / "answers.py"
+    source.write_text("def deal_reference(deck, n_players, hand_size):\n    return 'the answer'\n")
+    compiled = Path(importlib.util.cache_from_source(str(retired)))
+    py_compile.compile(str(source), cfile=str(compiled))
     try:
         out = run_inside(f"""
             import os
@@ -136,6 +142,32 @@ def test_sandbox_hides_compiled_answers(tmp_path):
     finally:
         compiled.unlink()
     assert out.stdout.split() == ["[]", "False"], out.stdout + out.stderr
+
+
+def test_a_key_kept_where_the_sandbox_looks_is_an_empty_folder_inside(tmp_path, monkeypatch):
+    """The teacher's key is outside every folder the sandbox shows, as the kit keeps it; kept inside one
+    (here the virtual environment, bound read-only), it is masked once named (the grader names its
+    --key), and a key folder that holds what the sandbox must show is refused, not shown."""
+    import shutil
+
+    monkeypatch.setattr(jail, "_HIDDEN_ELSEWHERE", set())
+    key = Path(sys.prefix).resolve() / f"gofish-test-key-{tmp_path.name}"
+    shutil.copytree(ROOT / "solutions" / "key", key, ignore=shutil.ignore_patterns("__pycache__"))
+    look = f"""
+        import os
+        print(sorted(os.listdir({str(key)!r})))
+    """
+    try:
+        shown = run_inside(look, tmp_path)
+        assert "exercises.py" in shown.stdout, shown.stdout + shown.stderr  # the attack finds it, unmasked
+        jail.hide(key)
+        masked = run_inside(look, tmp_path)
+    finally:
+        shutil.rmtree(key)
+    assert masked.returncode == 0 and masked.stdout.split() == ["[]"], masked.stdout + masked.stderr
+    jail.hide(sys.prefix)
+    with pytest.raises(jail.SandboxUnavailable, match="cannot be hidden from learners' code"):
+        jail.command(["python3"], mode="require")
 
 
 def test_the_private_folders_are_memory_of_a_bounded_size(tmp_path):

@@ -87,6 +87,68 @@ def test_the_wheel_carries_the_course_and_nothing_else(wheel, venv):
     assert where.startswith(str(venv["home"])), f"gofish_teach imported from {where}, not from the wheel"
 
 
+def test_the_wheel_holds_no_reference_answer(wheel):
+    """N1 (issue 42): on 457bed9 the wheel held exercises/answers.py and the lessons' checks' references.
+    Now its file list has no key, and no file of it holds a key function's name or body; the cases a
+    check cell prints are there as data (what the pasted install below finds)."""
+    import zipfile
+
+    from test_answer_key import KEY, shipped_text_holds_no_key
+
+    archive = zipfile.ZipFile(wheel)
+    names = archive.namelist()
+    assert not [n for n in names
+                if n == "gofish_teach/exercises/answers.py" or "/key/" in n or n.startswith(("solutions", "key/"))]
+    data = [n for n in names if n.startswith("gofish_teach/exercises/data/") and n.endswith(".json")]
+    assert len(data) == len(list((ROOT / "gofish_teach" / "exercises" / "data").glob("*.json"))) >= 29, names
+    texts = {}
+    for name in names:
+        raw = archive.read(name)
+        try:
+            texts[name] = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+    assert len(texts) > 100 and len(KEY.functions) >= 29
+    assert shipped_text_holds_no_key(texts) == []
+
+
+#: Run in the wheel's venv: every lesson check, answered by N1's attack (tests/pasted_install.py).
+_PASTED_IN_THE_WHEEL = """
+import json, sys
+from gofish_teach.exercises import INLINE, run_check
+namespace = {}
+exec(sys.stdin.read(), namespace)
+rows = []
+for ex in INLINE:
+    def answer(*args, _ex=ex, **kwargs):
+        return namespace["pasted_install_answer"](_ex.function, args, kwargs)
+    report = run_check(ex, answer)
+    rows.append([ex.id, report.passed, report.total, report.hidden_passed, report.hidden_total,
+                 report.text().count("found in the pool: ")])
+print(json.dumps(rows))
+"""
+
+
+@pytest.mark.slow
+def test_the_pasted_install_earns_no_hidden_case_from_the_wheel(venv):
+    """The attack of N1 in a learner's own install: answers looked up in everything the installed wheel
+    ships. It finds every public answer and every hidden case's sealed record, and passes no hidden case;
+    the grader there refuses to run without a key, and names the option."""
+    from pasted_install import PASTED_INSTALL
+
+    python = venv["python"]
+    done = subprocess.run([str(python), "-c", _PASTED_IN_THE_WHEEL], input=PASTED_INSTALL, capture_output=True,
+                          text=True, cwd=venv["home"], timeout=1200)
+    assert done.returncode == 0, done.stderr[-3000:]
+    rows = json.loads(done.stdout.splitlines()[-1])
+    assert len(rows) >= 18
+    for ex_id, passed, total, hidden_passed, hidden_total, found in rows:
+        assert passed == total and hidden_total >= 3, (ex_id, passed, total)   # the public answers: found
+        assert found == hidden_total and hidden_passed == 0, (ex_id, found, hidden_passed, hidden_total)
+    graded = venv["run"](python, "-m", "gofish_teach", "grade", venv["home"], check=False)
+    assert graded.returncode == 2 and "no answer key" in graded.stderr and "--key DIR" in graded.stderr, graded.stderr
+
+
 def _lessons_from_the_wheel(venv) -> Path:
     folder = venv["home"] / "my-course"
     if not folder.exists():

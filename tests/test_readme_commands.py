@@ -43,6 +43,9 @@ NOT_RUN = {
                                    "--scheduler against a real one and compares its leaderboard with a local run",
     ".venv/bin/gofish-teach host": "serves until stopped; tests/test_classroom_cli.py runs it exactly as written (in a "
                                    "network namespace of its own, bubblewrap's), fetches the page and stops it with Ctrl+C",
+    ".venv/bin/python -m gofish_teach.exercises.casedata":
+        "rewrites the package's own data in place; tests/test_answer_key.py rebuilds it in memory from the key and "
+        "compares it byte for byte, and the --check form shown beside it runs here as written",
     'cd ../gofish-course && git init && git add -A && git commit -m "The course"':
         "plain git on the folder the command before it writes; pushing it is the teacher's",
 }
@@ -147,6 +150,7 @@ def _check_export(root: Path, out: str) -> None:
 #: How to prepare for and check each command, by the words it starts with (the first that matches).
 RUNS = {
     ".venv/bin/python -m gofish_teach.exercises.build": (_sources, _check_build),
+    ".venv/bin/python -m gofish_teach.exercises.casedata --check": (lambda root: None, lambda root, out: None),
     ".venv/bin/python -m gofish_teach grade": (_submissions, _check_grades),
     ".venv/bin/python -m gofish_teach tournament": (_entries, _check_tournament),
     ".venv/bin/python -m gofish_teach simulate": (lambda root: None, _check_simulate),

@@ -445,3 +445,41 @@ def test_what_an_entry_is_sent_holds_no_seed_and_no_game_number(tmp_path, monkey
     assert 99 not in {m[1] for m in received}
     view = received[0][0]
     assert not any(isinstance(getattr(view, slot, None), Game) for slot in View.__slots__)
+
+
+#: Looks for the teacher's answers wherever they could be, at its first decision, and says what it found.
+KEY_SEEKER = '''
+import glob, os
+FOLDERS = {folders!r}
+
+def strategy(view, rng):
+    found = [p for folder in FOLDERS for p in glob.glob(folder + "/**", recursive=True) if os.path.isfile(p)]
+    raise RuntimeError(f"key probe: found {{len(found)}} files")
+'''
+
+
+def test_the_kits_answers_are_masked_for_an_entry_even_in_a_folder_the_sandbox_shows(tmp_path, monkeypatch):
+    """The kit's solutions/ (its answer key) is out of the sandbox's sight as the kit is laid out; kept where a
+    folder the sandbox shows would hold it (here inside the virtual environment), it is masked for every
+    entry: the entry that looks finds nothing there, and the same look outside finds the key (N1, issue 42)."""
+    import shutil
+    import sys
+
+    from gofish_teach.trust import jail
+
+    kept = Path(sys.prefix).resolve() / f"gofish-test-solutions-{TOKEN}"
+    shutil.copytree(ROOT / "solutions" / "key", kept / "key", ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(jail, "HIDDEN", jail.HIDDEN + (os.path.relpath(kept, jail.package_dir().parent),))
+    source = KEY_SEEKER.format(folders=[str(kept), str(ROOT / "solutions")])
+    try:
+        outside: dict = {}
+        exec(source, outside)
+        with pytest.raises(RuntimeError, match=r"key probe: found [1-9]\d* files"):
+            outside["strategy"](None, None)
+        folder = write_entries(tmp_path, {"seeker": source, "alice": HONEST + "strategy = honest\n"})
+        result = run_tournament(folder, "pond", players=2, games=2, builtins=["random"], time_limit=10, seed=5,
+                                sandbox="require")
+    finally:
+        shutil.rmtree(kept)
+    seeker = {e.name: e for e in result.entrants}["seeker"]
+    assert seeker.status == "crash" and "key probe: found 0 files" in seeker.reason, seeker

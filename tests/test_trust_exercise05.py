@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from gofish_teach.exercises import get_exercise, run_check
-from gofish_teach.exercises.answers import next_asker_reference
+from gofish_teach.exercises import get_exercise, load_key, run_check
+
+KEY = load_key()
+next_asker_reference = KEY.next_asker_reference
 
 
 def over_when_hands_are_empty(rules, current, outcome, hand_sizes, ocean):
@@ -48,7 +50,7 @@ def test_the_public_cases_catch_the_mutant_and_pass_the_reference():
 @pytest.mark.parametrize("seed", [0, 1, 2, 20261201, 2**61 + 7])
 def test_every_set_of_hidden_cases_catches_the_mutant(seed):
     ex = get_exercise("05")
-    hidden = ex.hidden_cases(seed)
+    hidden = KEY.hidden_cases(ex, seed)
     wrong = [case for case in hidden if not ex.judge(case, over_when_hands_are_empty(*case.args))[0]]
     assert wrong, "no hidden case tells a pond game with an empty table but cards in the ocean from its end"
     assert all(ex.judge(case, next_asker_reference(*case.args))[0] for case in hidden)

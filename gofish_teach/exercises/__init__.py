@@ -12,6 +12,10 @@ The lessons' inline "Check your understanding" questions (:mod:`.inline`, ids su
 Each call runs in a child process with a time and a memory limit (:mod:`.sandbox`), so
 an exception, an endless loop or a memory hog is reported, and the kernel carries on.
 
+No reference answer is in this package (a learner installs it): the checks' answers are the
+teacher's key (``solutions/key/``, :func:`load_key`), from which the teacher's build makes the
+data a check cell needs (:mod:`.casedata`: the public answers, and sealed hidden cases).
+
 >>> [ex.id for ex in EXERCISES][:3]
 ['01-deal', '02-legal-asks', '03-give']
 >>> get_exercise("07-p-lucky").function
@@ -22,8 +26,10 @@ an exception, an endless loop or a memory hog is reported, and the kernel carrie
 from __future__ import annotations
 
 from .chances import P_HOLDS, P_LUCKY
-from .checking import Case, Exercise, Report, check, run_check
+from .checking import SEALED, Case, Exercise, Report, check, run_check, seal
 from .inline import INLINE
+from .key import KeyMissing
+from .key import load as load_key
 from .plain import decode as decode_plain, encode as encode_plain
 from .sandbox import call as call_in_child
 from .game_logic import BOOKS, DEAL, GAME_OVER, GIVE, LEGAL_ASKS, NEXT_ASKER
@@ -54,4 +60,6 @@ def get_exercise(exercise) -> Exercise:
 __all__ = ["EXERCISES", "INLINE", "Case", "Exercise", "Report", "check", "run_check", "get_exercise",
            "lowest_rank", "biggest_pile", "random_asker", "SMALL_POND",
            # for the grader: a function called in a child process of its own, its value as plain data
-           "call_in_child", "encode_plain", "decode_plain"]
+           "call_in_child", "encode_plain", "decode_plain",
+           # the teacher's answer key (outside the package), and the sealed cases made from it
+           "load_key", "KeyMissing", "SEALED", "seal"]

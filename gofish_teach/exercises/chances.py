@@ -2,10 +2,12 @@
 
 Both are about a two-player game, where every card you cannot see is either in your
 opponent's hand or in the ocean, and every way of placing them that fits what you know is
-equally likely (the textbook model). The references are in :mod:`.answers`;
-tests/test_exercises.py checks both against :class:`gofish_teach.probability.Facts`.
+equally likely (the textbook model). Their answers are the teacher's key's (:mod:`.key`);
+tests/test_exercises.py checks its references against :class:`gofish_teach.probability.Facts`.
 
->>> len(P_HOLDS.hidden_cases(seed=1)), P_HOLDS.hidden_cases(seed=1)[0].expected > 0
+>>> import numpy as np
+>>> hidden = P_HOLDS.make_hidden(np.random.default_rng(1))
+>>> len(hidden), hidden[0].expected is None
 (6, True)
 """
 from __future__ import annotations
@@ -15,7 +17,7 @@ from fractions import Fraction
 
 from ..cards import ALL_RANKS
 from .checking import Case, Exercise
-from .game_logic import _answers, deck_strings, rank, show_cards
+from .game_logic import deck_strings, rank, show_cards
 
 
 # --------------------------------------------------------------------------- 07 P(lucky draw)
@@ -33,7 +35,7 @@ def _p_lucky_cases() -> list[Case]:
 
 def _p_lucky_case(hand, r, opp, books, n_ranks, note):
     extra = (f", books={list(books)}" if books else "") + (f", n_ranks={n_ranks}" if n_ranks != 13 else "")
-    return Case((list(hand), r, opp), _answers().p_lucky_reference(hand, r, opp, books, n_ranks),
+    return Case((list(hand), r, opp), None,
                 f"p_lucky({show_cards(hand)}, {r!r}, opponent_size={opp}{extra})",
                 kwargs={"books": list(books), "n_ranks": n_ranks}, note=note)
 
@@ -71,15 +73,35 @@ class ExactNumber(Exercise):
     kind = "a number"
 
     def compare(self, expected, returned):
-        if isinstance(returned, float) and not math.isfinite(returned):
-            return False, f"it returned {returned!r}, not {self.kind}: return a fractions.Fraction"
-        if isinstance(returned, float):
+        if isinstance(returned, float) and math.isfinite(returned):
             close = abs(returned - float(expected)) < 1e-9
             return False, ("right value, but a float is rounded: return a fractions.Fraction" if close else
                            "return an exact fractions.Fraction, not a float")
-        if isinstance(returned, bool) or not isinstance(returned, (Fraction, int)):
-            return False, f"return a fractions.Fraction, not a {type(returned).__name__}"
+        hint = ExactNumber.shape_hint(self, returned, None)
+        if hint:
+            return False, hint
         return returned == expected, ""
+
+    def shape_hint(self, value, case):
+        if isinstance(value, float) and not math.isfinite(value):
+            return f"it returned {value!r}, not {self.kind}: return a fractions.Fraction"
+        if isinstance(value, float):
+            return "return an exact fractions.Fraction, not a float"
+        if isinstance(value, bool) or not isinstance(value, (Fraction, int)):
+            return f"return a fractions.Fraction, not a {type(value).__name__}"
+        return ""
+
+    def canonical(self, value, case):
+        """An exact number as its lowest terms (``int`` 2 and ``Fraction(4, 2)`` alike); None for anything else."""
+        if isinstance(value, bool) or not isinstance(value, (Fraction, int)):
+            return None
+        return str(Fraction(value))
+
+    def near_misses(self, value, case):
+        if isinstance(value, float) and math.isfinite(value):
+            return [(Fraction(value).limit_denominator(10**7), "right value, but a float is rounded: return a "
+                                                               "fractions.Fraction")]
+        return []
 
     def show(self, value):
         if isinstance(value, Fraction):
@@ -97,10 +119,19 @@ class ExactProbability(ExactNumber):
             return False, "a probability lies between 0 and 1"
         return super().compare(expected, returned)
 
+    def shape_hint(self, value, case):
+        if isinstance(value, (Fraction, int)) and not isinstance(value, bool) and not 0 <= value <= 1:
+            return "a probability lies between 0 and 1"
+        return super().shape_hint(value, case)
+
+    def canonical(self, value, case):
+        form = super().canonical(value, case)
+        return form if form is not None and 0 <= value <= 1 else None
+
 
 P_LUCKY = ExactProbability("07-p-lucky", "p_lucky", "P(lucky draw), exactly, from a hand", "03",
                            "Count the unseen cards, and use what \"Go Fish!\" just told you about where they are.",
-                           make_cases=_p_lucky_cases, make_hidden=_p_lucky_hidden)
+                           make_inputs=_p_lucky_cases, make_hidden=_p_lucky_hidden)
 
 
 # --------------------------------------------------------------------------- 08 P(opponent holds)
@@ -120,7 +151,7 @@ def _p_holds_cases() -> list[Case]:
 def _p_holds_case(hand, r, opp, books, lacks, n_ranks, note):
     extra = ((f", books={list(books)}" if books else "") + (f", lacks={list(lacks)}" if lacks else "")
              + (f", n_ranks={n_ranks}" if n_ranks != 13 else ""))
-    return Case((list(hand), r, opp), _answers().p_holds_reference(hand, r, opp, books, lacks, n_ranks),
+    return Case((list(hand), r, opp), None,
                 f"p_holds({show_cards(hand)}, {r!r}, opponent_size={opp}{extra})",
                 kwargs={"books": list(books), "lacks": list(lacks), "n_ranks": n_ranks}, note=note)
 
@@ -143,4 +174,4 @@ def _p_holds_hidden(rng) -> list[Case]:
 
 P_HOLDS = ExactProbability("08-p-holds", "p_holds", "P(an opponent holds a rank), exactly, from stated facts", "02",
                            "Count hands with the hypergeometric law: 1 - P(none), and a stated fact shrinks the pool.",
-                           make_cases=_p_holds_cases, make_hidden=_p_holds_hidden)
+                           make_inputs=_p_holds_cases, make_hidden=_p_holds_hidden)

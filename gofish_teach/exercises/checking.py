@@ -7,14 +7,22 @@ never an object of the learner's), and this side type-checks and compares it, so
 that claims to equal everything, or a NaN, fails. The report prints, for every case, what
 was tried, what was expected and what came back.
 
+**No answer on the learner's side.** This package holds no reference answer. An exercise here
+knows its inputs (:attr:`Exercise.make_inputs`, and :attr:`Exercise.make_hidden` for random
+ones) and how to judge an answer; the answers themselves are the teacher's key
+(``solutions/key/``, loaded by :mod:`.key`), which never ships. What a check cell needs is
+shipped as data (:mod:`.casedata`): the public cases with their expected answers (the report
+prints them anyway), and for the lessons' checks a pool of hidden cases that hold, instead of
+an answer, salted hashes of every form of it the check accepts (:func:`seal`).
+
 The grader uses the same pieces across a sandbox (:mod:`gofish_teach.grade`): its child
 process calls :meth:`Exercise.call` on each case's :meth:`Exercise.wire` and prints the plain
-value; the grader judges it with :meth:`Exercise.judge`. It adds hidden cases
-(:meth:`Exercise.hidden_cases`), made from a seed only the grader knows.
+value; the grader judges it with :meth:`Exercise.judge`. Its cases come from the key: the
+public ones, and hidden ones made from a seed only the grader knows (:meth:`.key.Key.hidden_cases`).
 
 The lessons' checks (:mod:`.inline`, ``hidden_in_check`` > 0) run hidden cases in the check cell
-too: new random inputs each run, from a seed drawn then (:mod:`secrets`), so nothing in the
-notebook can predict them. Their expected answers are never printed: a hidden case shows its
+too: a few drawn at random from the shipped pool each run (:mod:`secrets`), so nothing in the
+notebook can predict which. Their answers are not in the pool to print: a hidden case shows its
 input and what came back only when it is wrong, so a table of the printed answers fails them.
 While the function is still the stub, the report shows no expected answer at all.
 
@@ -27,6 +35,8 @@ While the function is still the stub, the report shows no expected answer at all
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import secrets
 import zlib
@@ -41,6 +51,26 @@ from . import plain, sandbox
 STATUS_ORDER = ("ok", "error", "memory", "timeout")
 
 
+class _Sealed:
+    """The ``expected`` of a sealed case: its answer is not here, only hashes of it."""
+
+    def __repr__(self) -> str:
+        return "<sealed>"
+
+
+#: The ``expected`` of a case whose answer is sealed (:attr:`Case.hashes`).
+SEALED = _Sealed()
+
+
+def seal(salt: str, form: str) -> str:
+    """The salted hash of one accepted form of an answer (:meth:`Exercise.forms`), as the pool stores it.
+
+    >>> seal("a1", "10/17") == seal("a1", "10/17") != seal("a2", "10/17")
+    True
+    """
+    return hashlib.sha256(f"{salt}\n{form}".encode()).hexdigest()[:32]
+
+
 @dataclass
 class Case:
     """One call to try: ``args``/``kwargs``, the ``expected`` answer, and ``shown``, the call as text.
@@ -48,6 +78,9 @@ class Case:
     ``note`` (optional) is printed under the call: what the case is about. ``wire`` (optional)
     is how the call travels to the learner's process as plain data, when its arguments are
     not plain (a position, a strategy): :meth:`Exercise.call` turns it back into arguments.
+    An input made by this package has ``expected`` None until the key fills it in; a hidden
+    case of the shipped pool is sealed: ``expected`` is :data:`SEALED`, and ``hashes`` holds
+    :func:`seal` of each form of the answer the check accepts, with the case's own ``salt``.
     """
 
     args: tuple
@@ -56,15 +89,25 @@ class Case:
     kwargs: dict = field(default_factory=dict)
     note: str = ""
     wire: object = None
+    salt: str = ""
+    hashes: tuple = ()
+
+    @property
+    def sealed(self) -> bool:
+        return self.expected is SEALED
 
 
 @dataclass
 class Exercise:
-    """An exercise's check: its cases, how answers are compared and shown.
+    """An exercise's check: its inputs, how answers are compared and shown; never its answers.
 
-    Subclasses (or instances) provide :meth:`cases` and may override :meth:`compare`
-    (``-> (right, hint)``), :meth:`show`, :meth:`call` and :meth:`unwire`. ``make_hidden(rng)``
-    makes the grader's hidden cases.
+    ``make_inputs()`` makes the public cases' inputs (``expected`` None; the key fills it in,
+    :mod:`.key`), ``make_hidden(rng)`` the inputs of hidden cases; ``draw(rng)`` (the lessons'
+    checks) one random input, from which the shipped pool of sealed hidden cases is made.
+    :meth:`cases` are the public cases as shipped (:mod:`.casedata`). Subclasses (or instances)
+    may override :meth:`compare` (``-> (right, hint)``), :meth:`show`, :meth:`call` and
+    :meth:`unwire`, and for sealed cases :meth:`canonical` (and :meth:`forms`, :meth:`near_misses`).
+    ``keyed`` is False for a check that needs no answer (the capstone replays its game).
     """
 
     id: str
@@ -73,26 +116,21 @@ class Exercise:
     lesson: str
     goal: str
     time_limit: float = sandbox.TIME_LIMIT
-    make_cases: Callable[[], list[Case]] | None = None
+    make_inputs: Callable[[], list[Case]] | None = None
     make_hidden: Callable[[np.random.Generator], list[Case]] | None = None
-    #: How many hidden cases the check cell runs (new ones each run); 0: only the grader's.
+    #: How many hidden cases the check cell runs (drawn from the shipped pool each run); 0: only the grader's.
     hidden_in_check: int = 0
+    draw: Callable[[np.random.Generator], Case] | None = None
+    keyed: bool = True
 
     def cases(self) -> list[Case]:
-        """The public cases, made once per process (some take a moment: they play games)."""
+        """The public cases with their answers, as shipped (:mod:`.casedata`), read once per process."""
         made = self.__dict__.get("_cases")
         if made is None:
-            made = self.__dict__["_cases"] = self.make_cases()
-        return made
+            from . import casedata
 
-    def hidden_cases(self, seed: int) -> list[Case]:
-        """Cases made at grading time from ``seed``, which only the grader knows (none without ``make_hidden``)."""
-        if self.make_hidden is None:
-            return []
-        made = self.__dict__.setdefault("_hidden", {})  # one seed per grading run: made once, for every learner
-        if seed not in made:
-            made[seed] = self.make_hidden(np.random.default_rng([int(seed), self._seed_key()]))
-        return made[seed]
+            made = self.__dict__["_cases"] = casedata.public(self)
+        return made
 
     def _seed_key(self) -> int:
         """The exercise's part of a hidden seed: its number (``"07-p-lucky"``), or a hash of a lesson check's id."""
@@ -100,10 +138,14 @@ class Exercise:
         return int(head) if head.isdigit() else zlib.crc32(self.id.encode())
 
     def check_hidden_cases(self) -> list[Case]:
-        """The hidden cases a check cell runs: new each call, from a seed drawn now and never shown."""
-        if self.make_hidden is None or self.hidden_in_check <= 0:
+        """The hidden cases a check cell runs: ``hidden_in_check`` sealed cases of the shipped pool, drawn
+        afresh each call from a source no notebook can predict (:mod:`secrets`)."""
+        if self.hidden_in_check <= 0:
             return []
-        return self.make_hidden(np.random.default_rng(secrets.randbits(128)))[: self.hidden_in_check]
+        from . import casedata
+
+        pool = casedata.pool(self)
+        return secrets.SystemRandom().sample(pool, min(self.hidden_in_check, len(pool)))
 
     def wire(self, case: Case):
         """The call as plain data, for the learner's process."""
@@ -126,10 +168,45 @@ class Exercise:
             return False, (f"it returned {plain.describe(returned)}, which the check cannot accept: return plain "
                            f"values (lists, tuples, strings, numbers{', Fractions' if self.exact else ''})")
         try:
-            right, hint = self.compare_case(case, returned)
+            right, hint = self.judge_sealed(case, returned) if case.sealed else self.compare_case(case, returned)
         except Exception as e:  # a strange returned value must not break the check
             return False, f"could not compare it: {type(e).__name__}: {e}"
         return bool(right) is True and right is not NotImplemented, hint
+
+    # ---------------------------------------------------------------- sealed cases: answers as hashes
+    def canonical(self, value, case: Case) -> str | None:
+        """The one text that every answer this check counts as the same has; None for a value it can
+        never accept (then :meth:`shape_hint` says why). By default: the type and the plain value,
+        as :meth:`compare` wants the same type and an equal value."""
+        return f"{type(value).__name__}:{json.dumps(plain.encode(value), sort_keys=True)}"
+
+    def forms(self, case: Case) -> list[str]:
+        """Every canonical form :meth:`compare` accepts for ``case.expected``: hashed into the pool by the
+        teacher's build (:mod:`.casedata`). One, unless the check allows a tolerance or several answers."""
+        return [self.canonical(case.expected, case)]
+
+    def shape_hint(self, value, case: Case) -> str:
+        """Why a value of this type or shape cannot be right (a sealed case's hint, which needs no answer)."""
+        return ""
+
+    def near_misses(self, value, case: Case) -> list[tuple[object, str]]:
+        """``(another value, hint)``: if that value is right, the hint says what ``value`` got wrong."""
+        return []
+
+    def judge_sealed(self, case: Case, returned) -> tuple[bool, str]:
+        """``(right, hint)`` for a sealed case: right when the returned value's canonical form is one of
+        those hashed; the hints are those that need no answer (a type, a shape, a near miss)."""
+        form = self.canonical(returned, case)
+        if form is not None and seal(case.salt, form) in case.hashes:
+            return True, ""
+        for value, hint in self.near_misses(returned, case):
+            try:
+                other = self.canonical(value, case)
+            except Exception:  # noqa: BLE001 - a near miss that cannot be formed is no near miss
+                continue
+            if other is not None and seal(case.salt, other) in case.hashes:
+                return False, hint
+        return False, self.shape_hint(returned, case)
 
     #: Whether answers are exact Fractions (for the messages).
     exact = False
@@ -237,8 +314,8 @@ class Report:
         if not ex.hidden_in_check:
             return []
         if not self.hidden_total:
-            return [f"Then {ex.hidden_in_check} hidden cases: new random inputs each run, their answers never shown. "
-                    "They run once your function returns answers."]
+            return [f"Then {ex.hidden_in_check} hidden cases, drawn at random each run: their answers are not in your "
+                    "copy (only hashes of them) and are never shown. They run once your function returns answers."]
         lines = []
         for k, r in enumerate(self.hidden_results, 1):
             if not r.right:
@@ -247,7 +324,7 @@ class Report:
         if len(self.hidden_results) < self.hidden_total:
             lines.append(f"The other {self.hidden_total - len(self.hidden_results)} hidden case(s) were not run: the "
                          "last one ran out of time. Fix the endless loop first.")
-        lines.append(f"Hidden cases (new random inputs each run, answers not shown): {self.hidden_passed} of "
+        lines.append(f"Hidden cases (drawn at random each run, answers never shown): {self.hidden_passed} of "
                      f"{self.hidden_total} right" + ("." if self.hidden_passed == self.hidden_total else
                                                      ": each wrong one is shown above with what came back."))
         return lines

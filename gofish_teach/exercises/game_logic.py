@@ -1,13 +1,14 @@
 """Checks for exercises 01-06: the game's logic (dealing, asks, books, turns, the end).
 
 Cards are plain strings such as ``'7♥'`` and ``'10♠'``: the rank is everything but the
-last character (the suit). Each exercise's expected answers come from a reference function
-in :mod:`.answers`, imported only when the cases are made (never inside the sandbox);
-tests/test_exercises.py checks those references against the game engine. Each exercise
-has public cases (shown in its notebook) and hidden ones made from the grader's seed.
+last character (the suit). This module makes each exercise's inputs: public cases (shown in
+its notebook) and hidden ones made from the grader's seed. Their expected answers come from
+the teacher's key (``solutions/key/``, :mod:`.key`), which is not part of this package;
+tests/test_exercises.py checks the key's references against the game engine.
 
->>> [case.shown for case in DEAL.hidden_cases(seed=1)][:1]   # doctest: +ELLIPSIS
-['deal([...], n_players=..., hand_size=...)']
+>>> import numpy as np
+>>> [(case.shown, case.expected) for case in DEAL.make_hidden(np.random.default_rng(1))][:1]   # doctest: +ELLIPSIS
+[('deal([...], n_players=..., hand_size=...)', None)]
 """
 from __future__ import annotations
 
@@ -17,12 +18,6 @@ import numpy as np
 
 from ..cards import ALL_RANKS, SUITS, make_deck
 from .checking import Case, Exercise
-
-
-def _answers():
-    from . import answers
-
-    return answers
 
 
 # --------------------------------------------------------------------------- helpers
@@ -72,7 +67,7 @@ def _deal_cases() -> list[Case]:
     cases = []
     for deck, n, size, note in specs:
         shown_deck = show_cards(deck) if len(deck) <= 8 else show_cards(deck[:8])[:-1] + f", ... ({len(deck)} cards)]"
-        cases.append(Case((list(deck), n, size), _answers().deal_reference(deck, n, size),
+        cases.append(Case((list(deck), n, size), None,
                           f"deal({shown_deck}, n_players={n}, hand_size={size})", note=note))
     return cases
 
@@ -84,7 +79,7 @@ def _deal_hidden(rng) -> list[Case]:
         deck = deck_strings(n_ranks, seed=int(rng.integers(2**31)))
         n = int(rng.integers(2, 7))
         size = int(rng.integers(1, len(deck) // n + 1))
-        cases.append(Case((deck, n, size), _answers().deal_reference(deck, n, size),
+        cases.append(Case((deck, n, size), None,
                           f"deal([...], n_players={n}, hand_size={size})", note="a hidden case"))
     return cases
 
@@ -108,7 +103,7 @@ class Deal(Exercise):
 
 DEAL = Deal("01-deal", "deal", "dealing round robin", "01",
             "Deal one card at a time around the table, and see why that is not the same as dealing in blocks.",
-            make_cases=_deal_cases, make_hidden=_deal_hidden)
+            make_inputs=_deal_cases, make_hidden=_deal_hidden)
 
 
 # --------------------------------------------------------------------------- 02 legal asks
@@ -129,7 +124,7 @@ def _legal_asks_cases() -> list[Case]:
 
 
 def _legal_asks_case(h, me, n, note):
-    return Case((list(h), me, n), _answers().legal_asks_reference(h, me, n),
+    return Case((list(h), me, n), None,
                 f"legal_asks({show_cards(h)}, me={me}, n_players={n})", note=note)
 
 
@@ -168,7 +163,7 @@ class LegalAsks(Exercise):
 
 LEGAL_ASKS = LegalAsks("02-legal-asks", "legal_asks", "the legal asks of a hand", "01",
                        "Turn the rule 'ask an opponent for a rank you hold' into a list of every legal ask.",
-                       make_cases=_legal_asks_cases, make_hidden=_legal_asks_hidden)
+                       make_inputs=_legal_asks_cases, make_hidden=_legal_asks_hidden)
 
 
 # --------------------------------------------------------------------------- 03 resolving an ask
@@ -185,7 +180,7 @@ def _give_cases() -> list[Case]:
 
 
 def _give_case(mine, theirs, r, note):
-    return Case((list(mine), list(theirs), r), _answers().give_reference(mine, theirs, r),
+    return Case((list(mine), list(theirs), r), None,
                 f"give({show_cards(mine)}, {show_cards(theirs)}, {r!r})", note=note)
 
 
@@ -222,7 +217,7 @@ class Give(Exercise):
 
 GIVE = Give("03-give", "give", "resolving an ask: give every card of the rank", "01",
             "An ask moves every card of the rank, and only that rank; a 10 has a two-character rank.",
-            make_cases=_give_cases, make_hidden=_give_hidden)
+            make_inputs=_give_cases, make_hidden=_give_hidden)
 
 
 # --------------------------------------------------------------------------- 04 books
@@ -239,7 +234,7 @@ def _books_cases() -> list[Case]:
 
 
 def _books_case(hand, size, note):
-    return Case((list(hand),), _answers().lay_books_reference(hand, size),
+    return Case((list(hand),), None,
                 f"lay_books({show_cards(hand)}" + (f", book_size={size})" if size != 4 else ")"),
                 kwargs={"book_size": size}, note=note)
 
@@ -282,7 +277,7 @@ class Books(Exercise):
 
 BOOKS = Books("04-books", "lay_books", "finding and laying books", "01",
               "Count cards by rank and lay down whole books, including Pairs Go Fish where a book is two cards.",
-              make_cases=_books_cases, make_hidden=_books_hidden)
+              make_inputs=_books_cases, make_hidden=_books_hidden)
 
 
 # --------------------------------------------------------------------------- 05 whose turn
@@ -309,7 +304,7 @@ def _next_asker_cases() -> list[Case]:
 
 
 def _next_asker_case(rules, cur, outcome, sizes, ocean, note):
-    return Case((rules, cur, outcome, list(sizes), ocean), _answers().next_asker_reference(rules, cur, outcome, sizes, ocean),
+    return Case((rules, cur, outcome, list(sizes), ocean), None,
                 f"next_asker({rules!r}, current={cur}, outcome={outcome!r}, hand_sizes={sizes}, ocean={ocean})",
                 note=note)
 
@@ -343,7 +338,7 @@ class NextAsker(Exercise):
 
 NEXT_ASKER = NextAsker("05-next-asker", "next_asker", "whose turn is next, under two presets", "07",
                        "Follow the turn through lucky draws, empty hands and an empty ocean, and see two rule "
-                       "sets disagree.", make_cases=_next_asker_cases,
+                       "sets disagree.", make_inputs=_next_asker_cases,
                        make_hidden=_next_asker_hidden)
 
 
@@ -365,7 +360,7 @@ def _game_over_cases() -> list[Case]:
 
 def _game_over_case(end, ocean, sizes, books, total, note):
     shown_total = f", total_books={total}" if total != 13 else ""
-    return Case((end, ocean, list(sizes), list(books)), _answers().game_over_reference(end, ocean, sizes, books, total),
+    return Case((end, ocean, list(sizes), list(books)), None,
                 f"game_over({end!r}, ocean={ocean}, hand_sizes={sizes}, books={books}{shown_total})",
                 kwargs={"total_books": total}, note=note)
 
@@ -407,4 +402,4 @@ class GameOver(Exercise):
 GAME_OVER = GameOver("06-game-over", "game_over", "the end of the game and the winners, ties included", "07",
                      "Three end rules, one always-true rule (the last book ends it), and ties that share the win.",
                      make_hidden=_game_over_hidden,
-                     make_cases=_game_over_cases)
+                     make_inputs=_game_over_cases)

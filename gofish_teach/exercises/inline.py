@@ -7,15 +7,20 @@ case, a per-case report). A lesson has a stub cell the learner fills in and a ch
     check("L02-expected-pairs", expected_pairs)
 
 :data:`INLINE` is the registry, in lesson order; :func:`~gofish_teach.exercises.get_exercise`
-finds these ids too. Each entry's expected answers come from a reference function, kept in
-:data:`REFERENCES` (the answer key, and what tests/test_course.py runs to show every check
-passes). The checks themselves live in one module per group of lessons, imported at the bottom
-of this one in lesson order (:mod:`.inline_counting`, lessons 00-03; :mod:`.inline_inference`,
-04-05; :mod:`.inline_testing`, 06-07; :mod:`.inline_bestplay`, 08; :mod:`.inline_class`, 10). To add one, write the
-reference in its lesson's module and call :func:`inline` below the others; arguments and
-answers are plain values (ints, strings, lists, dicts, ``Fraction``). Give each a ``hidden``
-maker too: the check cell then runs 5 hidden cases, new random inputs each run whose answers it
-never prints (:mod:`.checking`), so a table of the printed answers does not pass.
+finds these ids too. This package holds each check's inputs and how it judges, never its
+answers: each check's reference function, ``<function>_reference``, is in the teacher's key
+(``solutions/key/``, :mod:`.key`), and what a check cell needs is shipped as data made from it
+(:mod:`.casedata`): the public cases with their answers, and a pool of hidden cases whose answers
+are sealed (salted hashes). The checks live in one module per group of lessons, imported at the
+bottom of this one in lesson order (:mod:`.inline_counting`, lessons 00-03; :mod:`.inline_inference`,
+04-05; :mod:`.inline_testing`, 06-07; :mod:`.inline_bestplay`, 08; :mod:`.inline_class`, 10).
+
+To add one: call :func:`inline` in its lesson's module (the function's name, the public inputs,
+a ``hidden`` maker of one random input, and how answers compare), write ``<function>_reference``
+in a module of ``solutions/key/``, and rebuild the data (``python -m gofish_teach.exercises.casedata``).
+Arguments and answers are plain values (ints, strings, lists, dicts, ``Fraction``). The check
+cell then runs 5 hidden cases drawn from the pool each run, whose answers it cannot print, so a
+table of the printed answers does not pass.
 
 In the lesson notebooks the stub cell and the check cell carry the cell tag
 ``check-understanding``; tests/test_course.py finds the ids in the check cells' ``check("...")``
@@ -23,9 +28,9 @@ calls and wants at least two per lesson.
 
 >>> [ex.id for ex in INLINE][:2]
 ['L00-p-at-least-one', 'L00-count-asks']
->>> report = run_check("L02-expected-pairs", REFERENCES["L02-expected-pairs"])
->>> report.passed == report.total
-True
+>>> from gofish_teach.exercises import get_exercise
+>>> [case.shown for case in get_exercise("L02-expected-pairs").cases()][:2]
+['expected_pairs(6)', 'expected_pairs(7)']
 """
 from __future__ import annotations
 
@@ -38,8 +43,8 @@ from .checking import Case, Exercise, run_check
 
 #: Every inline check, in lesson order.
 INLINE: list[Exercise] = []
-#: The reference solution of each inline check, by id.
-REFERENCES: dict[str, Callable] = {}
+#: How many hidden cases a lesson's check cell runs, drawn from its pool each run.
+N_HIDDEN = 5
 
 
 class ExactList(ExactNumber):
@@ -56,6 +61,27 @@ class ExactList(ExactNumber):
                 return False, f"item {k} is wrong" + (f": {hint}" if hint else "")
         return True, ""
 
+    def canonical(self, value, case):
+        if not isinstance(value, list):
+            return None
+        items = [ExactNumber.canonical(self, v, case) for v in value]
+        return None if None in items else "[" + ", ".join(items) + "]"
+
+    def shape_hint(self, value, case):
+        if not isinstance(value, list):
+            return f"return a list of Fractions, not a {type(value).__name__}"
+        for k, v in enumerate(value):
+            hint = ExactNumber.shape_hint(self, v, case)
+            if hint:
+                return f"item {k} is wrong: {hint}"
+        return ""
+
+    def near_misses(self, value, case):
+        if isinstance(value, list) and any(isinstance(v, float) for v in value):
+            exact = [_fraction_of(v) if isinstance(v, float) else v for v in value]
+            return [(exact, "right values, but floats are rounded: return fractions.Fraction values")]
+        return []
+
     def show(self, value):
         return Exercise.show(self, value)
 
@@ -68,50 +94,70 @@ def or_none(kind: type[Exercise], *, none: str, some: str) -> type[Exercise]:
                 return returned is expected, "" if returned is expected else (none if expected is None else some)
             return super().compare(expected, returned)
 
+        def canonical(self, value, case):
+            return "None" if value is None else super().canonical(value, case)
+
+        def shape_hint(self, value, case):
+            return "" if value is None else super().shape_hint(value, case)
+
     OrNone.__name__ = f"{kind.__name__}OrNone"
     return OrNone
 
 
-def inline(id: str, reference: Callable, calls, *, title: str, lesson: str, goal: str,
-           kind: type[Exercise] = Exercise, hidden: Callable | None = None, n_hidden: int = 5) -> Exercise:
-    """Register an inline check: ``calls`` is a list of ``(args, note)`` (or ``(args, kwargs, note)``).
+def _fraction_of(x: float):
+    """The simplest Fraction a float stands for (a near miss to try: the float may be a right answer, rounded)."""
+    return Fraction(x).limit_denominator(10**7) if math.isfinite(x) else x
 
-    The expected answer of each case is ``reference(*args, **kwargs)``; ``kind`` chooses how
-    answers are compared (:class:`Exercise`: equal and of the same type; :class:`~.chances.ExactNumber`,
-    :class:`ExactList` or :class:`~.chances.ExactProbability`: exact, with a hint for a float).
-    ``hidden(rng)`` makes one random call, ``(args, kwargs)``: the check cell runs ``n_hidden``
-    of them, new each run, none of them a public case (so a table of the printed answers fails
-    every one), and the grader makes its own from its secret seed.
+
+def _call_text(function: str, args, kwargs) -> str:
+    return f"{function}(" + ", ".join([repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()]) + ")"
+
+
+def inline(id: str, function: str, calls, *, title: str, lesson: str, goal: str,
+           kind: type[Exercise] = Exercise, hidden: Callable | None = None, n_hidden: int = N_HIDDEN) -> Exercise:
+    """Register an inline check of ``function``: ``calls`` is a list of ``(args, note)`` (or ``(args, kwargs, note)``).
+
+    Each public case's answer is the key's ``<function>_reference(*args, **kwargs)``; ``kind``
+    chooses how answers are compared (:class:`Exercise`: equal and of the same type;
+    :class:`~.chances.ExactNumber`, :class:`ExactList` or :class:`~.chances.ExactProbability`:
+    exact, with a hint for a float). ``hidden(rng)`` makes one random call, ``(args, kwargs)``:
+    the pool the check cell draws its ``n_hidden`` hidden cases from is made of such calls, none
+    of them a public case (so a table of the printed answers fails every one), and the grader
+    would make its own from its secret seed.
     """
-    function = reference.__name__.removesuffix("_reference")
-
     def make_case(args, kwargs, note):
-        shown = ", ".join([repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()])
-        return Case(tuple(args), reference(*args, **kwargs), f"{function}({shown})", kwargs=dict(kwargs), note=note)
+        return Case(tuple(args), None, _call_text(function, args, kwargs), kwargs=dict(kwargs), note=note)
 
-    def make_cases():
+    def make_inputs():
         return [make_case(*(call if len(call) == 3 else (call[0], {}, call[1]))) for call in calls]
 
+    def draw(rng):
+        args, kwargs = hidden(rng)
+        return make_case(args, kwargs, "")
+
     def make_hidden(rng):
-        seen = {c.shown for c in make_cases()}
-        cases = []
-        for _ in range(200 * n_hidden):
-            if len(cases) == n_hidden:
-                break
-            args, kwargs = hidden(rng)
-            case = make_case(args, kwargs, "")
-            if case.shown not in seen:
-                seen.add(case.shown)
-                cases.append(case)
-        return cases
+        return unique_draws(ex, rng, n_hidden)
 
     if any(ex.id == id for ex in INLINE):
         raise ValueError(f"inline check {id!r} is registered twice")
-    ex = kind(id, function, title, lesson, goal, make_cases=make_cases,
-              make_hidden=make_hidden if hidden else None, hidden_in_check=n_hidden if hidden else 0)
+    ex = kind(id, function, title, lesson, goal, make_inputs=make_inputs, make_hidden=make_hidden if hidden else None,
+              hidden_in_check=n_hidden if hidden else 0, draw=draw if hidden else None)
     INLINE.append(ex)
-    REFERENCES[id] = reference
     return ex
+
+
+def unique_draws(ex: Exercise, rng, n: int, tries_each: int = 200) -> list[Case]:
+    """Up to ``n`` inputs of ``ex.draw(rng)``, no two alike and none a public case (few inputs may exist)."""
+    seen = {c.shown for c in ex.make_inputs()}
+    cases: list[Case] = []
+    for _ in range(tries_each * n):
+        if len(cases) == n:
+            break
+        case = ex.draw(rng)
+        if case.shown not in seen:
+            seen.add(case.shown)
+            cases.append(case)
+    return cases
 
 
 def whole(rng, low, high) -> int:
@@ -136,11 +182,24 @@ class ExactFractions(Exercise):
             return False, f"return a list of Fractions, not a {type(returned).__name__}"
         if len(returned) != len(expected):
             return False, f"return one value per hypothesis: {len(expected)}, not {len(returned)}"
-        if any(isinstance(x, float) for x in returned):
-            return False, "return exact fractions.Fraction values, not floats"
-        if any(isinstance(x, bool) or not isinstance(x, (Fraction, int)) for x in returned):
-            return False, "every value should be a fractions.Fraction"
+        hint = self.shape_hint(returned, None)
+        if hint:
+            return False, hint
         return list(returned) == list(expected), ""
+
+    def shape_hint(self, value, case):
+        if not isinstance(value, (list, tuple)):
+            return f"return a list of Fractions, not a {type(value).__name__}"
+        if any(isinstance(x, float) for x in value):
+            return "return exact fractions.Fraction values, not floats"
+        if any(isinstance(x, bool) or not isinstance(x, (Fraction, int)) for x in value):
+            return "every value should be a fractions.Fraction"
+        return ""
+
+    def canonical(self, value, case):
+        if self.shape_hint(value, case):
+            return None
+        return "[" + ", ".join(str(Fraction(x)) for x in value) + "]"
 
     def show(self, value):
         if isinstance(value, (list, tuple)) and all(isinstance(x, Fraction) for x in value):
@@ -153,4 +212,4 @@ class ExactFractions(Exercise):
 # ``inline`` and the helpers from this module, so these imports must stay at the bottom.
 from . import inline_counting, inline_inference, inline_testing, inline_bestplay, inline_class  # noqa: E402,F401  (00-08, 10)
 
-__all__ = ["INLINE", "REFERENCES", "ExactFractions", "ExactList", "ExactNumber", "inline", "or_none", "run_check"]
+__all__ = ["INLINE", "ExactFractions", "ExactList", "ExactNumber", "inline", "or_none", "unique_draws", "run_check"]

@@ -14,16 +14,6 @@ from .inline import inline, whole
 
 
 # --------------------------------------------------------------------------- lesson 08
-def tree_value_reference(tree):
-    """The value of a game tree by backward induction: best at "max", weighted average at "avg"."""
-    if not isinstance(tree, list):
-        return Fraction(tree)
-    kind, branches = tree
-    if kind == "max":
-        return max(tree_value_reference(t) for t in branches)
-    return sum((Fraction(p) * tree_value_reference(t) for p, t in branches), Fraction(0))
-
-
 _SHARES = [Fraction(0), Fraction(1, 2), Fraction(1), Fraction(1, 3), Fraction(2, 3), Fraction(1, 4), Fraction(3, 4)]
 
 
@@ -51,12 +41,12 @@ def _tree_value_hidden(rng):
 
 
 _HALF, _THIRD = Fraction(1, 2), Fraction(1, 3)
-inline("L08-tree-value", tree_value_reference,
+inline("L08-tree-value", "tree_value",
        [((Fraction(2, 3),), "a finished game: its win share"),
         ((["max", [Fraction(1, 2), Fraction(5, 8)]],), "your turn: the better of two asks"),
         ((["avg", [[Fraction(3, 4), 1], [Fraction(1, 4), 0]]],), "a draw: win if it is the card you need"),
-        ((["max", [["avg", [[Fraction(4, 5), 1], [Fraction(1, 5), 0]]], _HALF]],),
-         "an ask that succeeds 4 times in 5, or a sure half"),
+        ((["max", [["avg", [[Fraction(2, 3), 1], [_THIRD, 0]]], _HALF]],),
+         "an ask that succeeds 2 times in 3, or a sure half"),
         ((["avg", [[_HALF, ["max", [_THIRD, Fraction(2, 3)]]], [_HALF, ["max", [0, _HALF]]]]],),
          "chance first, then your choice: best in each branch, then average"),
         ((["max", [["avg", [[_THIRD, 1], [Fraction(2, 3), _THIRD]]], ["avg", [[_HALF, 1], [_HALF, 0]]]]],),
@@ -66,14 +56,6 @@ inline("L08-tree-value", tree_value_reference,
        goal="Work from the leaves up: the best branch where you choose, the probability-weighted average elsewhere.")
 
 
-def value_of_information_reference(prior, payoff):
-    """Expected payoff choosing after seeing the hidden state, minus choosing before (best action each way)."""
-    states = range(len(prior))
-    blind = max(sum(Fraction(prior[s]) * row[s] for s in states) for row in payoff)
-    seeing = sum(Fraction(prior[s]) * max(row[s] for row in payoff) for s in states)
-    return seeing - blind
-
-
 def _value_of_information_hidden(rng):
     n_states = whole(rng, 2, 4)
     prior = _probabilities(rng, n_states)
@@ -81,10 +63,9 @@ def _value_of_information_hidden(rng):
     return (prior, payoff), {}
 
 
-_FIFTH = Fraction(1, 5)
-inline("L08-value-of-information", value_of_information_reference,
-       [(([_FIFTH, Fraction(3, 5), _FIFTH], [[0, 1, 1], [1, 1, 0]]),
-         "section 1: ask for Aces or 2s; the opponent holds 2 2, A 2 or A A"),
+inline("L08-value-of-information", "value_of_information",
+       [(([_THIRD, _THIRD, _THIRD], [[0, 1, 1], [1, 1, 0]]),
+         "three states, equally likely: each action fails in one of them"),
         (([_HALF, _HALF], [[1, 0], [0, 1]]), "a coin you could see: from 1/2 to certain"),
         (([_THIRD, Fraction(2, 3)], [[1, 1], [0, 0]]), "one action is best whatever happens: knowing is worth nothing"),
         (([Fraction(1, 4), Fraction(3, 4)], [[1, 0]]), "a single action: nothing to choose, nothing to gain"),

@@ -12,12 +12,6 @@ from .inline import inline, or_none, whole
 
 
 # --------------------------------------------------------------------------- lesson 10
-def remembered_share_reference(asks):
-    """Of the asks where asking who asked before was possible, the share that did; None if none could."""
-    could = [remembered for possible, remembered in asks if possible]
-    return Fraction(sum(could), len(could)) if could else None
-
-
 MaybeExact = or_none(ExactNumber, none="there is no answer here: return None", some="return a Fraction, not None")
 
 
@@ -25,7 +19,7 @@ def _asks_hidden(rng):
     return ([[bool(rng.random() < 0.6), bool(rng.random() < 0.5)] for _ in range(whole(rng, 1, 12))],), {}
 
 
-inline("L10-remembered-share", remembered_share_reference,
+inline("L10-remembered-share", "remembered_share",
        [(([[True, True], [True, False], [False, False], [True, True]],), "three could, two did"),
         (([[False, False], [False, True]],), "nobody could: there is no rate"),
         (([[True, True]] * 5,), "a memory bot: every time"),
@@ -34,19 +28,6 @@ inline("L10-remembered-share", remembered_share_reference,
        hidden=_asks_hidden, kind=MaybeExact,
        title="How often did they ask who asked before, when they could?", lesson="10",
        goal="Count only the asks where remembering was possible; say 'no rate' when there were none.")
-
-
-def stratified_difference_reference(rows):
-    """The high group's mean share minus the low group's within each stratum, weighted by the stratum's rows."""
-    strata = {}
-    for group, stratum, share in rows:
-        strata.setdefault(stratum, {"high": [], "low": []})[group].append(Fraction(share))
-    usable = {s: g for s, g in strata.items() if g["high"] and g["low"]}
-    if not usable:
-        return None
-    total = sum(len(g["high"]) + len(g["low"]) for g in usable.values())
-    return sum(Fraction(len(g["high"]) + len(g["low"]), total)
-               * (sum(g["high"]) / len(g["high"]) - sum(g["low"]) / len(g["low"])) for g in usable.values())
 
 
 _SHARES = [Fraction(0), Fraction(1), Fraction(1, 2), Fraction(1, 3), Fraction(1, 4), Fraction(1, 5), Fraction(3, 10)]
@@ -59,7 +40,7 @@ def _rows_hidden(rng):
 
 
 _H, _Q = Fraction(1, 2), Fraction(1, 4)
-inline("L10-stratified-difference", stratified_difference_reference,
+inline("L10-stratified-difference", "stratified_difference",
        [(([["high", "A", 1], ["low", "A", 0]],), "one stratum: the plain difference"),
         (([["high", "A", _H], ["low", "A", _Q], ["high", "B", 1], ["low", "B", 1], ["low", "B", _H]],),
          "two strata, weighed by their rows (2 and 3)"),

@@ -9,15 +9,6 @@ from .inline import ExactFractions, fraction_between, inline, or_none, whole
 
 
 # --------------------------------------------------------------------------- lesson 04
-def posterior_probability_reference(prior, likelihood_ratio):
-    """P(H | E) from P(H) and the likelihood ratio, by the odds form of Bayes' rule."""
-    prior = Fraction(prior)
-    if prior == 1:
-        return Fraction(1)
-    odds = prior / (1 - prior) * Fraction(likelihood_ratio)
-    return odds / (1 + odds)
-
-
 def _posterior_probability_hidden(rng):
     d = whole(rng, 2, 20)
     prior = Fraction(whole(rng, 1, d - 1), d)
@@ -25,8 +16,8 @@ def _posterior_probability_hidden(rng):
     return (prior, ratio), {}
 
 
-inline("L04-posterior-probability", posterior_probability_reference,
-       [((Fraction(3, 4), 2), "odds 3:1, doubled: 6:1"),
+inline("L04-posterior-probability", "posterior_probability",
+       [((Fraction(2, 5), 3), "odds 2:3, tripled: 2:1"),
         ((Fraction(41, 55), Fraction(1204, 1517)), "lesson 4: H = Ann holds a 2, E = she asked for 3s"),
         ((Fraction(1, 2), Fraction(1, 3)), "evidence three times as likely without H"),
         ((Fraction(1, 10), 1), "a likelihood ratio of 1 changes nothing"),
@@ -35,13 +26,6 @@ inline("L04-posterior-probability", posterior_probability_reference,
        hidden=_posterior_probability_hidden,
        title="Bayes' rule in odds form", lesson="04", kind=ExactProbability,
        goal="Odds = p / (1 - p); multiply by the likelihood ratio; back to a probability, odds / (1 + odds).")
-
-
-def bayes_table_reference(prior, likelihood):
-    """Posterior of each hypothesis: prior * likelihood, normalised."""
-    joint = [Fraction(p) * Fraction(lk) for p, lk in zip(prior, likelihood)]
-    total = sum(joint)
-    return [j / total for j in joint]
 
 
 _WEST = [Fraction(comb(3, k) * comb(44, 5 - k), comb(47, 5)) for k in range(4)]
@@ -55,7 +39,7 @@ def _bayes_table_hidden(rng):
     return (prior, likelihood), {}
 
 
-inline("L04-bayes-table", bayes_table_reference,
+inline("L04-bayes-table", "bayes_table",
        [(([Fraction(1, 2), Fraction(1, 2)], [Fraction(1, 4), Fraction(3, 4)]), "two hypotheses, equally likely"),
         ((_WEST, [0, 1, 1, 1]), "lesson 4, section 6: West asked for 7s"),
         (([Fraction(1, 3)] * 3, [1, 1, 1]), "evidence equally likely everywhere: nothing changes"),
@@ -68,17 +52,12 @@ inline("L04-bayes-table", bayes_table_reference,
 
 
 # --------------------------------------------------------------------------- lesson 05
-def brier_score_reference(probs, outcomes):
-    """Mean of (p - outcome)^2, outcomes counted as 1 or 0."""
-    return sum((Fraction(p) - int(o)) ** 2 for p, o in zip(probs, outcomes)) / len(probs)
-
-
 def _brier_score_hidden(rng):
     n = whole(rng, 1, 8)
     return ([fraction_between(rng, 20) for _ in range(n)], [bool(rng.random() < 0.5) for _ in range(n)]), {}
 
 
-inline("L05-brier-score", brier_score_reference,
+inline("L05-brier-score", "brier_score",
        [(([Fraction(7, 10), Fraction(1, 5)], [True, False]), "two answers, both leaning the right way"),
         (([1, 0, 1], [True, False, True]), "certain and right every time: a perfect score"),
         (([Fraction(1, 2)] * 4, [True, False, False, True]), "always 1/2: 1/4, whatever happens"),
@@ -87,14 +66,6 @@ inline("L05-brier-score", brier_score_reference,
        hidden=_brier_score_hidden,
        title="The Brier score", lesson="05", kind=ExactNumber,
        goal="Square each gap between the stated probability and the outcome (1 or 0), and average.")
-
-
-def calibration_bin_reference(probs, outcomes, low, high):
-    """[mean stated, observed fraction] of the answers with low <= p < high; None if there are none."""
-    here = [(Fraction(p), int(o)) for p, o in zip(probs, outcomes) if Fraction(low) <= Fraction(p) < Fraction(high)]
-    if not here:
-        return None
-    return [sum(p for p, _ in here) / len(here), Fraction(sum(o for _, o in here), len(here))]
 
 
 FractionsOrNone = or_none(ExactFractions, none="no answer falls in this bin: return None",
@@ -110,7 +81,7 @@ def _calibration_bin_hidden(rng):
     return (probs, [bool(rng.random() < 0.5) for _ in range(n)], low, low + Fraction(whole(rng, 1, 3), 10)), {}
 
 
-inline("L05-calibration-bin", calibration_bin_reference,
+inline("L05-calibration-bin", "calibration_bin",
        [((_PROBS, _HAPPENED, Fraction(1, 5), Fraction(2, 5)), "two answers, 1/4 and 3/10"),
         ((_PROBS, _HAPPENED, Fraction(1, 2), Fraction(4, 5)), "low is in the bin, high is not: 1/2, 3/5, 7/10"),
         ((_PROBS, _HAPPENED, 0, 1), "every answer in one bin"),

@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import math
-from fractions import Fraction
-from math import comb
 
 from .chances import ExactProbability
 from .checking import Exercise
@@ -11,52 +9,54 @@ from .inline import ExactFractions, inline, whole
 
 
 # --------------------------------------------------------------------------- lesson 06
-def games_needed_reference(delta, sigma):
-    """Games for 80% power at the 5% level (two-sided), with z_0.975 = 1.96 and z_0.80 = 0.84, rounded up."""
-    return math.ceil(((1.96 + 0.84) * sigma / delta) ** 2)
-
-
-#: z_0.975 + z_0.80 from the normal quantile function (scipy.stats.norm.ppf), as lesson 6 computes it: 2.8016.
-_Z_EXACT = 2.8015852181129683
-
-
-def _games_accepted(delta, sigma, zs=(1.96 + 0.84, _Z_EXACT)) -> set[int]:
-    """Every right answer: z as 1.96 + 0.84 or from norm.ppf, rounded up, whatever order the float steps take."""
-    accepted = set()
-    for z in zs:
-        n = (z * sigma / delta) ** 2
-        accepted |= {math.ceil(n * (1 - 1e-9)), math.ceil(n * (1 + 1e-9))}
-    return accepted
-
-
 class WholeNumber(Exercise):
-    """A number of games: either z (1.96 + 0.84, or scipy's norm.ppf) is right, rounded up."""
+    """A number of games: either z (1.96 + 0.84, or scipy's norm.ppf) is right, rounded up.
+
+    A case's ``expected`` is every right answer by the way z was found, from the key (its ``_accepted``
+    function for this check): ``{"1.96 + 0.84": [n, ...], "norm.ppf": [m, ...]}`` (a float step
+    taken in another order may round the other way, so each way may allow two).
+    """
 
     def compare_case(self, case, returned):
-        if isinstance(returned, float) and returned.is_integer():
-            return False, "right size, but return an int (math.ceil gives one)"
-        if isinstance(returned, bool) or not isinstance(returned, int):
-            return False, f"return a whole number of games (an int), not a {type(returned).__name__}"
-        accepted = _games_accepted(*case.args)
+        hint = self.shape_hint(returned, case)
+        if hint:
+            return False, hint
+        accepted = {n for ns in case.expected.values() for n in ns}
         if returned in accepted:
             return True, ""
         if returned + 1 in accepted:
             return False, "one game short: round up, never down (math.ceil)"
         return False, ""
 
+    def shape_hint(self, value, case):
+        if isinstance(value, float) and value.is_integer():
+            return "right size, but return an int (math.ceil gives one)"
+        if isinstance(value, bool) or not isinstance(value, int):
+            return f"return a whole number of games (an int), not a {type(value).__name__}"
+        return ""
+
+    def canonical(self, value, case):
+        return None if self.shape_hint(value, case) else str(value)
+
+    def forms(self, case):
+        return sorted({str(n) for ns in case.expected.values() for n in ns})
+
+    def near_misses(self, value, case):
+        return [(value + 1, "one game short: round up, never down (math.ceil)")] if self.canonical(value, case) else []
+
     def show_expected(self, case):
-        rounded, exact = (sorted(_games_accepted(*case.args, zs=(z,))) for z in (1.96 + 0.84, _Z_EXACT))
-        if rounded == exact:
-            return " or ".join(map(str, rounded))
-        return (f"{' or '.join(map(str, rounded))} with 1.96 + 0.84; {' or '.join(map(str, exact))} with z from "
-                "scipy.stats.norm.ppf (either is right)")
+        ways = {how: " or ".join(map(str, sorted(ns))) for how, ns in case.expected.items()}
+        if len(set(ways.values())) == 1:
+            return next(iter(ways.values()))
+        return (f"{ways['1.96 + 0.84']} with 1.96 + 0.84; {ways['norm.ppf']} with z from scipy.stats.norm.ppf "
+                "(either is right)")
 
 
 def _games_needed_hidden(rng):
     return (whole(rng, 5, 100) / 1000, whole(rng, 150, 700) / 1000), {}
 
 
-inline("L06-games-needed", games_needed_reference,
+inline("L06-games-needed", "games_needed",
        [((0.02, 0.439), "lesson 6's first design with sigma rounded to 0.439; lesson 6's 3,776 uses the unrounded "
                          "sigma, 0.43863..., and norm.ppf's z"),
         ((0.02, 0.62), "two strategies on different decks"),
@@ -68,24 +68,53 @@ inline("L06-games-needed", games_needed_reference,
        goal="Solve for n where the edge clears both z's in standard errors; round up.")
 
 
-def exact_p_value_reference(wins, games, fair):
-    """The two-sided exact binomial test's p-value (scipy.stats.binomtest)."""
-    from scipy import stats
-
-    return float(stats.binomtest(wins, games, fair).pvalue)
-
-
 class CloseFloat(Exercise):
+    """A p-value as a float, within a millionth of the answer (relatively; 1e-12 absolutely).
+
+    A sealed case compares on grids instead: below a millionth, in steps of 1e-12, two either way
+    (the absolute part rules there); above, the float's natural logarithm in steps of 1/2,000,000,
+    three either way (so within about 1.5 millionths, relatively)."""
+
+    #: Steps of the log scale per unit, how many either way a sealed case accepts; where the grids meet.
+    STEPS, SPREAD, SMALL = 2_000_000, 3, 1e-6
+
     def compare(self, expected, returned):
-        if isinstance(returned, bool) or not isinstance(returned, (int, float)):
-            return False, f"return the p-value as a float, not a {type(returned).__name__}"
-        if not 0 <= returned <= 1:
-            return False, "a p-value lies between 0 and 1"
+        hint = self.shape_hint(returned, None)
+        if hint:
+            return False, hint
         if abs(returned - expected) <= 1e-12 + 1e-6 * expected:
             return True, ""
         if expected < 1 and abs(returned - expected / 2) <= 1e-12 + 1e-6 * expected:
             return False, "that is half the answer: the test is two-sided (alternative='two-sided')"
         return False, ""
+
+    def shape_hint(self, value, case):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return f"return the p-value as a float, not a {type(value).__name__}"
+        if not 0 <= value <= 1:
+            return "a p-value lies between 0 and 1"
+        return ""
+
+    def canonical(self, value, case):
+        if self.shape_hint(value, case):
+            return None
+        if value < self.SMALL:
+            return f"abs {round(value * 1e12)}"
+        return f"log {round(math.log(value) * self.STEPS)}"
+
+    def forms(self, case):
+        e, found = case.expected, set()
+        if e <= self.SMALL + 3e-12:
+            found |= {f"abs {round(e * 1e12) + k}" for k in range(-2, 3)}
+        if e >= self.SMALL * (1 - 3e-6):
+            step = round(math.log(e) * self.STEPS)
+            found |= {f"log {step + k}" for k in range(-self.SPREAD, self.SPREAD + 1)}
+        return sorted(found)
+
+    def near_misses(self, value, case):
+        if self.canonical(value, case) is None or value == 0:
+            return []
+        return [(2 * value, "that is half the answer: the test is two-sided (alternative='two-sided')")]
 
     def show(self, value):
         return f"{value:.6g}" if isinstance(value, float) else super().show(value)
@@ -97,7 +126,7 @@ def _exact_p_value_hidden(rng):
     return (whole(rng, 0, games), games, fair), {}
 
 
-inline("L06-exact-p-value", exact_p_value_reference,
+inline("L06-exact-p-value", "exact_p_value",
        [((6, 6, 0.5), "lesson 6: greedy won 6 of 6"),
         ((40, 60, 0.5), "40 of 60 against a fair 1/2"),
         ((30, 100, 0.25), "30 of 100 against 1/4"),
@@ -110,18 +139,13 @@ inline("L06-exact-p-value", exact_p_value_reference,
 
 
 # --------------------------------------------------------------------------- lesson 07
-def first_ask_success_reference(held, unseen, hand_size):
-    """P(an opponent's hand_size cards, from `unseen`, hold one of the 4 - held unseen copies of the rank)."""
-    return 1 - Fraction(comb(unseen - (4 - held), hand_size), comb(unseen, hand_size))
-
-
 def _first_ask_success_hidden(rng):
     held = whole(rng, 1, 4)
     unseen = whole(rng, max(4 - held, 2), 47)
     return (held, unseen, whole(rng, 1, min(unseen, 13))), {}
 
 
-inline("L07-first-ask-success", first_ask_success_reference,
+inline("L07-first-ask-success", "first_ask_success",
        [((1, 47, 5), "q(1) of lesson 7: you hold one, 3 copies unseen"),
         ((3, 47, 5), "you hold three: one copy left"),
         ((2, 45, 7), "family, 2 players: 7 cards each, so 45 unseen"),
@@ -132,14 +156,6 @@ inline("L07-first-ask-success", first_ask_success_reference,
        goal="1 - P(none of the 4 - held copies among the opponent's cards): the hypergeometric count again.")
 
 
-def mean_and_median_reference(table):
-    """[mean, median] of a length table [[length, games], ...], as Fractions (median: the middle game, or the two middle ones' average)."""
-    lengths = sorted(length for length, games in table for _ in range(games))
-    n = len(lengths)
-    middle = Fraction(lengths[n // 2]) if n % 2 else Fraction(lengths[n // 2 - 1] + lengths[n // 2], 2)
-    return [Fraction(sum(lengths), n), middle]
-
-
 def _mean_and_median_hidden(rng):
     lengths = sorted({whole(rng, 30, 120) for _ in range(whole(rng, 1, 6))})
     table = [[length, whole(rng, 1, 6)] for length in lengths]
@@ -147,7 +163,7 @@ def _mean_and_median_hidden(rng):
     return ([table[k] for k in order],), {}
 
 
-inline("L07-mean-and-median", mean_and_median_reference,
+inline("L07-mean-and-median", "mean_and_median",
        [(([[60, 1], [62, 2], [70, 1]],), "four games: an even number, so two middle ones"),
         (([[48, 3], [50, 1], [81, 1]],), "one long game pulls the mean up, not the median"),
         (([[64, 5]],), "every game the same length"),

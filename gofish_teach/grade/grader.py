@@ -6,22 +6,24 @@ own. A notebook is recognised by the exercise id in its metadata (the handed-out
 carry it) or else by its file name (``03-give.ipynb``, ``03 my work.ipynb``).
 
 **How a submission is graded, and what it cannot do.** The grader (this process, trusted)
-makes the inputs of every case: the exercise's public cases, shown in its notebook, and
-hidden cases made at grading time from a seed only the grader knows (``--hidden-seed`` to
-repeat a run). Each notebook then runs in a child process of its own, on a fresh copy of its
+makes every case and its answer from the teacher's answer key (``--key DIR``; by default the
+``solutions/key/`` of the kit it runs from, :func:`gofish_teach.exercises.load_key`; a learner's
+install has none, and the grader then refuses, naming ``--key``): the exercise's public cases,
+shown in its notebook, and hidden cases made at grading time from a seed only the grader knows
+(``--hidden-seed`` to repeat a run). Each notebook then runs in a child process of its own, on a fresh copy of its
 submission, inside a sandbox (:mod:`gofish_teach.trust`: bubblewrap; ``--sandbox require``,
 the default, refuses to run without it, ``--sandbox off`` runs unprotected) with a time and a
 memory limit (:mod:`gofish_teach.trust`: the memory limit counts every process of the
 submission and what it writes to its folder and ``/tmp``, which are memory too). The child runs the notebook's cells (the
 check cells skipped), calls the learner's function on each case's inputs, and sends back only
 what it returned, as plain JSON (:mod:`gofish_teach.exercises.plain`). The grader reads that
-back, type-checks it, and compares it with the reference answer, which never enters the
-child. So a learner's code cannot patch the checker (it is not in its process), forge a
+back, type-checks it, and compares it with the key's answer, which never enters the child: the
+key's folder is masked in every sandbox (:func:`gofish_teach.trust.hide_answers`). So a learner's code cannot patch the checker (it is not in its process), forge a
 result (a forged line can only claim a value for its own notebook's cases, and a value is
 judged), reach another notebook's results or files (each has its own process and copy),
 return an object that
-equals everything, read the answers (masked), another learner's work or ``solutions/`` (not
-in the sandbox), or outlive its time limit (the sandbox dies with it).
+equals everything, read the answers (not in the package; the key masked), another learner's
+work or ``solutions/`` (not in the sandbox), or outlive its time limit (the sandbox dies with it).
 
 **What is read before any sandbox, and how** (:mod:`.folders`). The submissions folder is the
 learners' too, so it is read as :mod:`gofish_teach.trust` reads: plain files only, never through
@@ -124,19 +126,23 @@ class Row:
 # --------------------------------------------------------------------------- the teacher's side
 def grade(folder, *, out=None, log=None, time_limit: float = TIME_LIMIT, cell_time_limit: float = CELL_TIME_LIMIT,
           memory_mb: int = MEMORY_MB, workers: int = 1, case_time_limit: float | None = None,
-          sandbox: str = "require", hidden_seed: int | None = None, exercises=None) -> list[Row]:
+          sandbox: str = "require", hidden_seed: int | None = None, exercises=None, key=None) -> list[Row]:
     """Grade every submission in ``folder``; write the CSV to ``out`` (default stdout), notes to ``log``.
 
-    Without bubblewrap and without ``sandbox="off"``, :class:`~gofish_teach.trust.SandboxUnavailable`
+    ``key`` is the answer key's folder (default: the kit's ``solutions/key/``); without one,
+    :class:`~gofish_teach.exercises.KeyMissing` (a ``ValueError`` naming ``--key``). Without
+    bubblewrap and without ``sandbox="off"``, :class:`~gofish_teach.trust.SandboxUnavailable`. Both
     before any learner's code runs. Ctrl-C kills every notebook's process at once and raises
     :class:`Stopped` (the rows already written are complete).
     """
-    from ..exercises import get_exercise
+    from ..exercises import get_exercise, load_key
 
     out = out or sys.stdout
     log = log or sys.stderr
     _check_limits(time_limit=time_limit, cell_time_limit=cell_time_limit, memory_mb=memory_mb, workers=workers,
                   case_time_limit=case_time_limit)
+    key = load_key(key)
+    trust.hide_answers(key.folder)  # masked in every sandbox from now on, wherever it is kept
     use_jail = trust.resolve_sandbox(sandbox, log=log)
     folder = Path(folder).absolute()  # the children run elsewhere: a relative path would point nowhere
     notes: list[str] = []
@@ -172,7 +178,7 @@ def grade(folder, *, out=None, log=None, time_limit: float = TIME_LIMIT, cell_ti
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([trust.csv_cell(c) for c in HEADER])
     rows: list[Row] = []
-    options = dict(seed=seed, use_jail=use_jail, time_limit=time_limit, cell_time_limit=cell_time_limit,
+    options = dict(seed=seed, key=key, use_jail=use_jail, time_limit=time_limit, cell_time_limit=cell_time_limit,
                    memory_mb=memory_mb, case_time_limit=case_time_limit, log=log)
 
     def run(job):
@@ -184,8 +190,8 @@ def grade(folder, *, out=None, log=None, time_limit: float = TIME_LIMIT, cell_ti
         for ex_id in (expected if home is not None or exercises is not None else []):
             if ex_id not in done:
                 ex = get_exercise(ex_id)
-                graded.append(Row(name, ex_id, 0, len(ex.cases()), "missing", 0, len(ex.hidden_cases(seed)),
-                                  note=f"no notebook for exercise {ex_id}"))
+                graded.append(Row(name, ex_id, 0, len(key.public_cases(ex)), "missing", 0,
+                                  len(key.hidden_cases(ex, seed)), note=f"no notebook for exercise {ex_id}"))
                 if known:
                     _say(log, f"{name}: {ex_id}: missing (no notebook for it)")
         return graded
@@ -221,8 +227,7 @@ def _grade_safely(name: str, known: list, home, options: dict) -> list[Row]:
         rows = []
         for item in known:
             ex = get_exercise(item[1])
-            rows.append(Row(name, ex.id, 0, len(ex.cases()), "error", 0, len(ex.hidden_cases(options["seed"])), note))
-            _say(options["log"], f"{name}: {ex.id}: error: {note}")
+        plan.append((Path(path), ex, key.public_cases(ex), key.hidden_cases(ex, seed), problem[0] if problem else ""))
         return rows
 
 
@@ -240,18 +245,22 @@ def _check_limits(**limits) -> None:
             raise ValueError(f"{option} must be at most a day (86400 s), not {value!r}")
 
 
-def grade_submission(name: str, notebooks: list[tuple], *, home=None, seed: int = 0, use_jail: bool = False,
+def grade_submission(name: str, notebooks: list[tuple], *, home=None, seed: int = 0, key=None, use_jail: bool = False,
                      time_limit: float = TIME_LIMIT, cell_time_limit: float = CELL_TIME_LIMIT,
                      memory_mb: int = MEMORY_MB, case_time_limit: float | None = None, log=None) -> list[Row]:
     """Grade one submission's ``(notebook path, exercise id[, problem])`` items, each notebook in a
-    sandboxed process of its own; a notebook with a ``problem`` (unreadable) is an error row, not run."""
-    from ..exercises import get_exercise
+    sandboxed process of its own; a notebook with a ``problem`` (unreadable) is an error row, not run.
+    The cases and their answers are the answer key's (``key``: a loaded key or its folder; default the kit's)."""
+    from ..exercises import get_exercise, load_key
 
     log = log or sys.stderr
+    key = load_key(key)
+    trust.hide_answers(key.folder)
     plan = []  # (notebook, exercise, public cases, hidden cases, problem)
     for path, ex_id, *problem in notebooks:
         ex = get_exercise(ex_id)
-        plan.append((Path(path), ex, ex.cases(), ex.hidden_cases(seed), problem[0] if problem else ""))
+        plan.append((Path(path), ex, key.public_cases(ex), key.hidden_cases(ex, seed), problem[0] if problem else ""))
+    deadline = time.monotonic() + time_limit
     rows = []
     with tempfile.TemporaryDirectory(prefix="gofish-grade-") as staged:
         # The submission copied once, whatever the number of its notebooks; each notebook's process
@@ -435,6 +444,10 @@ def add_command(commands) -> None:
                              "off (unprotected: only on a machine that holds nothing else); auto means require")
     parser.add_argument("--hidden-seed", type=int, default=None, metavar="N",
                         help="the seed of the hidden cases (default: a fresh secret one each run)")
+    parser.add_argument("--key", default=None, metavar="DIR",
+                        help="the answer key, the exercises' reference answers: a folder such as the repository's "
+                             "solutions/key/ (default: the solutions/key/ of the kit this grader runs from; a "
+                             "learner's install has none)")
     parser.add_argument("--exercises", default=None, metavar="IDS",
                         help="the exercises every submission should have, e.g. 01,02,03 (default: all the kit's "
                              "exercises); a notebook for another is skipped with a note")
@@ -446,7 +459,7 @@ def _run_from_args(args, out) -> None:
     try:
         grade(args.folder, out=out, time_limit=args.time_limit, cell_time_limit=args.cell_time_limit,
               memory_mb=args.memory_mb, workers=args.workers, case_time_limit=args.case_time_limit,
-              sandbox=args.sandbox, hidden_seed=args.hidden_seed, exercises=exercises)
+              sandbox=args.sandbox, hidden_seed=args.hidden_seed, exercises=exercises, key=args.key)
     except Stopped as e:
         print(f"grade: {e}", file=sys.stderr)
         raise SystemExit(130) from None

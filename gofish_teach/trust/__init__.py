@@ -8,8 +8,9 @@ reaches all three:
 - :mod:`.child`: start a child process, feed and read it against a deadline and a cap, measure
   what it holds (:class:`Watch`, :class:`Budget`), kill it and all it started; the one policy of
   limits (:func:`limit_self`);
-- :mod:`.jail`: the bubblewrap sandbox around it (:func:`sandbox_command`, with the reference
-  answers masked, :data:`HIDDEN`; :class:`SandboxUnavailable` when bubblewrap is missing);
+- :mod:`.jail`: the bubblewrap sandbox around it (:func:`sandbox_command`, with the teacher's
+  answers masked, :data:`HIDDEN` and what :func:`hide_answers` names; :class:`SandboxUnavailable`
+  when bubblewrap is missing);
 - :mod:`.files`: learners' files read as plain files only, never through a link
   (:func:`read_plain`, :func:`walk_plain`, :func:`copy_plain`, :class:`NotPlain`);
 - :mod:`.text`: learners' text shown as data, one rule per place it is shown (names, CSV cells,
@@ -33,6 +34,8 @@ from .files import NotPlain, copy_plain, read_plain, walk_plain
 from .files import kind as file_kind
 from .jail import HIDDEN, INPUTS, MODES, PRIVATE, WORK, SandboxUnavailable, bwrap_path, package_dir
 from .jail import command as sandbox_command
+from .jail import hide as hide_answers
+from .jail import hidden_folders
 from .jail import resolve as resolve_sandbox
 from .text import csv_cell, distinct_names, literal_charts, normalise_name, terminal
 
@@ -50,7 +53,7 @@ __all__ = [
     "limit_self", "limit_memory",
     # the sandbox
     "sandbox_command", "resolve_sandbox", "SandboxUnavailable", "bwrap_path", "package_dir", "MODES", "WORK",
-    "INPUTS", "PRIVATE", "HIDDEN",
+    "INPUTS", "PRIVATE", "HIDDEN", "hide_answers", "hidden_folders",
     # learners' files, plain files only
     "NotPlain", "read_plain", "walk_plain", "copy_plain", "file_kind",
     # learners' text as data

@@ -7,9 +7,12 @@ command line of a learner's process so that it runs:
 - in its own user, PID, network, IPC, UTS and cgroup namespaces (``--unshare-all``): it sees
   and can signal no process but its own, and has no network;
 - with a root file system that holds only what Python needs, read-only: the interpreter and
-  its standard library, the virtual environment's ``site-packages``, and this package with
-  the module of reference answers (:data:`HIDDEN`) masked and its compiled copies hidden;
-  nothing else of the host (no home folder, no ``solutions/``, no other learner);
+  its standard library, the virtual environment's ``site-packages``, and this package (which
+  holds no reference answer); nothing else of the host (no home folder, no ``solutions/``, no
+  other learner). The teacher's answers (:data:`HIDDEN`: the kit's ``solutions/`` with its key,
+  and any key :func:`hide` names, such as the grader's ``--key``) are masked by an empty
+  read-only folder wherever one of those folders would show them (a kit kept under ``/usr``, a
+  key kept in the virtual environment);
 - with a fresh private ``/tmp``, a private ``/proc`` and a minimal ``/dev``; ``/tmp`` and
   ``/dev/shm`` are memory (tmpfs) of at most ``memory_mb``, and so is its work folder unless
   ``work`` names a host folder; nothing else can be written (bubblewrap's own root and ``/dev``
@@ -38,18 +41,19 @@ False
 """
 from __future__ import annotations
 
-import atexit
 import functools
 import os
 import shutil
 import sys
 import sysconfig
-import tempfile
 from pathlib import Path
 
 MODES = ("require", "off", "auto")
-#: The modules of this package that hold reference answers: masked inside the sandbox.
-HIDDEN = ("exercises/answers.py",)
+#: The kit's folders (beside this package) that hold the teacher's answers: masked inside the sandbox.
+HIDDEN = ("solutions",)
+#: The module of answers this package held before the key left it: a compiled copy may linger in an
+#: updated checkout's ``__pycache__``, so that folder is masked too.
+RETIRED = ("exercises/answers.py",)
 #: How to get bwrap, for the messages: every system a teacher is likely to have.
 INSTALL_HINT = ("Install it: on Debian or Ubuntu, and on Ubuntu in WSL 2 on Windows, `sudo apt-get install "
                 "bubblewrap`; on Fedora, `sudo dnf install bubblewrap`. macOS has no bubblewrap: run the kit in a "
@@ -114,33 +118,46 @@ def _readable() -> tuple[str, ...]:
     return tuple(p for i, p in enumerate(kept) if not any(p.startswith(q.rstrip("/") + "/") for q in kept[:i]))
 
 
-_STAND_IN: list[str] = []
+_HIDDEN_ELSEWHERE: set[str] = set()
 
 
-def _stand_in() -> str:
-    """A file that stands in for each hidden module inside: importing it raises ImportError.
-    One per process, in a temporary folder removed when the process exits."""
-    if not _STAND_IN:
-        folder = tempfile.mkdtemp(prefix="gofish-jail-")
-        atexit.register(shutil.rmtree, folder, True)
-        path = os.path.join(folder, "hidden.py")
-        with open(path, "w") as f:
-            f.write('raise ImportError("the reference answers are not available inside the sandbox")\n')
-        _STAND_IN.append(path)
-    return _STAND_IN[0]
+def hide(folder) -> None:
+    """Mask ``folder`` (an answer key) in every sandbox made from now on, wherever a bound folder holds it.
+
+    >>> hide("/nonexistent/key") is None and "/nonexistent/key" in hidden_folders()
+    True
+    """
+    _HIDDEN_ELSEWHERE.add(os.path.realpath(folder))
+
+
+def hidden_folders() -> list[str]:
+    """The folders of answers kept out of every sandbox: the kit's (:data:`HIDDEN`) and those :func:`hide` named."""
+    root = package_dir().parent
+    return sorted({os.path.realpath(root / rel) for rel in HIDDEN} | _HIDDEN_ELSEWHERE)
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
 def _masks() -> list[str]:
-    """Binds that hide the reference answers: a stand-in for each hidden module, and an empty
-    folder over the ``__pycache__`` beside it (made first if it is missing, so that a compiled
-    copy written there while the sandbox runs cannot appear inside it either)."""
+    """Binds that hide the answers: an empty read-only folder over each folder of answers that a bound
+    folder would show (one that no bind shows is not there to hide), and over the ``__pycache__`` of
+    a retired answers module (made first if missing, so that nothing written there later shows)."""
     args = []
-    pkg = package_dir()
-    for rel in HIDDEN:
-        target = pkg / rel
-        if target.exists():
-            args += ["--ro-bind", _stand_in(), str(target)]
-        cache = target.parent / "__pycache__"
+    shown = [*_readable(), str(package_dir())]
+    for folder in hidden_folders():
+        if not os.path.isdir(folder) or not any(_inside(folder, b) for b in shown):
+            continue
+        holds = [b for b in shown if _inside(b, folder)]
+        if holds:
+            raise SandboxUnavailable(f"the answers in {folder} cannot be hidden from learners' code: that folder "
+                                     f"holds {holds[0]}, which the sandbox must show. Keep the key in a folder "
+                                     "of its own.")
+        args += ["--tmpfs", folder, "--remount-ro", folder]
+    for rel in RETIRED:
+        cache = package_dir() / rel
+        cache = cache.parent / "__pycache__"
         try:
             cache.mkdir(exist_ok=True)
         except OSError:

@@ -1,9 +1,10 @@
-"""The reference answers of the exercises: what every check compares a learner's answer with.
+"""The reference answers of exercises 01-11: what every exercise's check compares a learner's answer with.
 
-Only the checking side imports this module (lazily, when it makes its cases). Inside the
-sandbox of the grader and the tournament it is masked (:data:`gofish_teach.trust.HIDDEN`), so
-a learner's code cannot import the answers; tests/test_exercises.py checks every reference
-against the game engine and the probability code.
+The teacher's key (see ``__init__.py``): the grader and the build of the shipped case data
+read it; the package and a learner's install never hold it. tests/test_exercises.py checks
+every reference against the game engine and the probability code. Exercise 09's positions are
+chosen here too (:func:`ask_who_asked_public`, :func:`ask_who_asked_hidden`): sorting positions
+by the part of the rule they test takes the answer.
 
 >>> deal_reference(["A♣", "2♣", "3♣", "4♣", "5♣", "6♣"], 2, 3)
 [['A♣', '3♣', '5♣'], ['2♣', '4♣', '6♣']]
@@ -34,12 +35,12 @@ from math import comb
 
 import numpy as np
 
-from ..cards import ALL_RANKS
-from ..events import Ask, GoFish, Give
-from ..game import Game
-from ..rules import Rules
-from .game_logic import rank
-from .strategy import SMALL_POND
+from gofish_teach.cards import ALL_RANKS
+from gofish_teach.events import Ask, GoFish, Give
+from gofish_teach.exercises.game_logic import rank
+from gofish_teach.exercises.strategy import SMALL_POND, position_case
+from gofish_teach.game import Game
+from gofish_teach.rules import Rules
 
 SUITS_PER_RANK = 4
 
@@ -192,7 +193,7 @@ def wilson(share_total: float, games: int, z: float = Z95) -> tuple[float, float
 
 def experiment_reference(strategy, opponent, games, seed):
     """``strategy``'s win share against ``opponent`` in ``games`` SMALL_POND games, and its Wilson 95% interval."""
-    from ..strategies import play_out
+    from gofish_teach.strategies import play_out
 
     total = 0.0
     for g in range(games):
@@ -235,7 +236,7 @@ def _extra_category(view) -> str | None:
 
 def find_positions(seeds=range(200), per_category: int = 2, max_asks: int = 14) -> list[tuple[int, int, int]]:
     """``(n_players, seed, asks)`` of positions from seeded games of random play, a few of each category."""
-    from .strategy import random_asker
+    from gofish_teach.exercises.strategy import random_asker
 
     found: dict[str, list] = {c: [] for c in CATEGORIES + EXTRA_CATEGORIES}
 
@@ -257,3 +258,14 @@ def find_positions(seeds=range(200), per_category: int = 2, max_asks: int = 14) 
     play(extra=False)
     play(extra=True)
     return [spec for c in CATEGORIES + EXTRA_CATEGORIES for spec in found[c]]
+
+
+def ask_who_asked_public():
+    """Exercise 09's public cases: two positions of each kind, from seeded games (the notebook shows them)."""
+    return [position_case(spec) for spec in find_positions()]
+
+
+def ask_who_asked_hidden(rng):
+    """The grader's hidden positions: one of each kind, from games its secret seed chooses."""
+    start = int(rng.integers(1000, 2**30))
+    return [position_case(spec) for spec in find_positions(range(start, start + 400), per_category=1)]
