@@ -139,6 +139,7 @@ def test_results_wait_in_the_learners_handout_and_are_printed_in_the_key(edition
     page, key = editions["lessons/00-welcome.ipynb"]
     assert page.count("the result appears here once you have answered") >= 4
     assert "(15, [(1, " not in _plain(page) and "(15, [(1, " in _plain(key)  # lesson 00's count of asks
+    assert "this cell waits for it" not in _plain(page)  # the learner's copy's reveal line: the sentence says it
 
 
 def test_the_key_prints_each_results_discussion_marked_and_the_learners_edition_none(editions):

@@ -39,7 +39,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from .course import ANSWERS_TAG, learner_cells, notebooks
+from .course import REVEAL_LINE, learner_cells, notebooks
 
 HIDE_INPUT = "handout-hide-input"
 WIDGET = "application/vnd.jupyter.widget-view+json"
@@ -151,6 +151,8 @@ WAITS = {"result": "On screen, the result appears here once you have answered th
                    "run this cell.",
          "check": "On screen, running this cell checks your function on several cases and says which are right."}
 _SAVED = "gofish_teach_saved_output"
+#: The lines a learner's copy puts at the top of a result cell (:data:`~gofish_teach.teacher.course.REVEAL_LINE`).
+_REVEALED = re.compile(r"\A" + re.escape(REVEAL_LINE.split("{ids}")[0]) + r".*\n")
 #: The learner's room to answer a question on paper.
 ANSWER_ROOM = ('<div class="handout-answer"><p>Your answer: ' + "_" * 30 + '</p><p>Why:</p>'
                '<div class="handout-rule"></div><div class="handout-rule"></div></div>')
@@ -186,7 +188,7 @@ def for_paper(nb, key: bool = False):
         reveals = cell.metadata.get("gofish_teach", {}).get("reveals")
         if reveals:
             holding = True
-            cell.source = re.sub(r"\Afrom gofish_teach\.widgets import reveal\nreveal\(.*\n", "", cell.source)
+            cell.source = _REVEALED.sub("", cell.source)  # on paper the sentence below says it waits
         cell.source = TEST_MARKER.sub("", cell.source)
         was = cell.metadata.pop(_SAVED, None)
         if _only_figures(cell) or was == "figure":
