@@ -13,8 +13,10 @@ For each question of the bank (``solutions/question-bank.json``) the *needles* a
 A number is only a needle when the lesson did not give it before it asked: a number in the
 question itself, or anywhere above the question in the teacher's edition, is what the learner
 reasons from (lesson 03 gives 2/41 and asks what the "Go Fish!" does to it). The answer's own
-forms are always needles. Integers below 100 (and years) are too common to be needles: the
-sentences around them are.
+forms are always needles: where the lesson states the same number above the question (lesson 08's
+A A has probability 1/5, and a peek is worth 1/5), it may stand that often and no more. Integers
+below 100 (and years), round numbers and a test's levels (0.5, 20%, 95%) are too common to be
+needles: the sentences around them are.
 
 :func:`leaks` looks for them in a learner's notebook (every string in the file but the question's
 own cell) or in a handout's text; both read whitespace as one space and drop markdown's ``*`` and
