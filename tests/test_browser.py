@@ -328,11 +328,11 @@ def focus_ring(page) -> dict:
                 shadow: s.boxShadow, animation: s.animationName}; }""")
 
 
-def _tab_to(page, selector: str, limit: int = 80) -> None:
-    """Press Tab until the focus is on an element matching ``selector``."""
-    for _ in range(limit):
+def _tab_to(page, selector: str, limit: int = 80) -> int:
+    """Press Tab until the focus is on an element matching ``selector``; how many Tabs that took."""
+    for pressed in range(limit):
         if page.evaluate("(sel) => !!document.activeElement && document.activeElement.matches(sel)", selector):
-            return
+            return pressed
         page.keyboard.press("Tab")
     raise AssertionError(f"Tab never reached {selector}")
 
@@ -351,9 +351,16 @@ def test_the_table_with_the_keyboard_to_scale_named_and_at_game_over(page, lab, 
     for _ in range(12):
         table.locator(".gf-header").first.click()  # start the Tab order at the top of the table
         _tab_to(page, ".gf-table button.gf-rank:not([disabled])")
+        if len(focused) == 0:  # the hand is one Tab stop: the arrow keys move along its ranks
+            first = page.evaluate("() => document.activeElement.textContent")
+            page.keyboard.press("ArrowRight")
+            moved = page.evaluate("() => document.activeElement.matches('.gf-rank') && document.activeElement.textContent")
+            assert moved and moved != first, (first, moved)
         page.keyboard.press("Enter")
         wait_kernel(page)
-        _tab_to(page, ".gf-table button.gf-ask:not([disabled])")
+        # the rank picked, one Tab reaches the Ask buttons (not the rest of the hand first)
+        tabs = _tab_to(page, ".gf-table button.gf-ask:not([disabled])")
+        assert tabs == 1, f"{tabs} Tabs from the rank picked to an Ask button"
         before = log.inner_html()
         page.keyboard.press("Enter")
         page.wait_for_function("(old) => document.querySelector('.gf-table .gf-log').innerHTML !== old", arg=before)

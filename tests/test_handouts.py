@@ -6,6 +6,7 @@ Makefile runs) and read back with poppler's ``pdftotext``, ``pdfimages`` and ``p
 """
 from __future__ import annotations
 
+import html
 import re
 import shutil
 import subprocess
@@ -112,8 +113,6 @@ def _secrets():
 
 
 def _plain(page: str) -> str:
-    import html
-
     return _words(html.unescape(re.sub(r"<[^>]+>", " ", page)))
 
 
@@ -140,6 +139,24 @@ def test_results_wait_in_the_learners_handout_and_are_printed_in_the_key(edition
     page, key = editions["lessons/00-welcome.ipynb"]
     assert page.count("the result appears here once you have answered") >= 4
     assert "(15, [(1, " not in _plain(page) and "(15, [(1, " in _plain(key)  # lesson 00's count of asks
+    assert "this cell waits for it" not in _plain(page)  # the learner's copy's reveal line: the sentence says it
+
+
+def test_the_key_prints_each_results_discussion_marked_and_the_learners_edition_none(editions):
+    """The cells tagged ``answers:ID``: in the teacher's edition, each marked as a result's discussion; in the
+    learner's, none of them, and the note at the top says which edition it is."""
+    for rel, (page, key) in editions.items():
+        if not rel.startswith("lessons/"):
+            continue
+        cells = nbformat.read(COURSE[rel], as_version=4).cells
+        tagged = [c for c in cells if any(t.startswith("answers:") for t in c.metadata.get("tags", []))]
+        assert tagged, rel
+        assert len(re.findall(r'class="[^"]*celltag_answers:', key)) == len(tagged), rel
+        assert not re.search(r'class="[^"]*celltag_answers:', page), rel
+        assert "Learner's edition" in _plain(page) and "Teacher's edition" not in _plain(page), rel
+        assert "Teacher's edition, with the answers" in _plain(key), rel
+        assert 'content: "Result and discussion (teacher\'s edition)"' in key
+        assert page.count("Your answer: " + "_" * 30) == page.count("<p>Why:</p>") > 0, rel
 
 
 def test_a_stubs_check_is_a_sentence_not_pages_of_failures(editions):
@@ -158,6 +175,73 @@ def test_wide_tables_keep_their_columns(editions, rel):
     wide = re.findall(r'<pre class="handout-wide" style="font-size: ([\d.]+)pt">(.*?)</pre>', page, re.S)
     assert wide
     for size, text in wide:
-        widest = max(len(line) for line in text.splitlines())
+        widest = max(len(line) for line in html.unescape(re.sub(r"<[^>]+>", "", text)).splitlines())
         assert widest > FIT_COLUMNS and float(size) * widest <= 8.5 * FIT_COLUMNS + 1
     assert "pre.handout-wide { white-space: pre !important" in page
+
+
+def test_long_code_lines_are_printed_smaller_or_hang_under_their_start(editions):
+    """browser-3 N10: a code line wider than the page is never broken at the margin to read as a line of its own."""
+    from gofish_teach.teacher.handouts import FIT_COLUMNS, SMALLEST_CODE_PT
+
+    seen = {"fit": 0, "smaller": 0, "hanging": 0}
+    for rel, pages in editions.items():
+        for page in filter(None, pages):
+            for css, text in re.findall(r'<div class="highlight[^"]*">\s*<pre([^>]*)>(.*?)</pre>', page, re.S):
+                lines = html.unescape(re.sub(r"<[^>]+>", "", text.replace('</span><span class="handout-line">', "\n"))).splitlines()
+                widest = max(map(len, lines))
+                if widest <= FIT_COLUMNS:
+                    assert css == "", rel
+                    seen["fit"] += 1
+                    continue
+                size = float(re.search(r"font-size: ([\d.]+)pt", css).group(1))
+                if 'class="handout-wide"' in css:
+                    assert size * widest <= 8.5 * FIT_COLUMNS + 1, (rel, lines)
+                    seen["smaller"] += 1
+                else:  # too long even at the smallest size: each line a block, wrapped under its own start
+                    assert 'class="handout-wrapped"' in css and size == SMALLEST_CODE_PT, (rel, css)
+                    assert text.count('<span class="handout-line">') == len(lines), rel
+                    seen["hanging"] += 1
+    print("code cells:", seen)
+    assert seen["smaller"] > 10 and seen["hanging"] >= 1
+    assert ".handout-line { display: block; white-space: pre-wrap; padding-left: 4ch; text-indent: -4ch; }" in page
+
+
+def test_the_learners_handouts_answer_no_question_before_it_is_asked(handouts):
+    """Issue 43's "Done when", on paper: in a learner's PDF, no needle of its lesson's questions (nor of a later
+    lesson's) but in the question itself (see ``answer_leaks``; ``test_predict_first_leaks`` for the notebooks)."""
+    from answer_leaks import LESSONS, leaks_in_text, needles, question_cell
+
+    wanted = needles()
+    asked = {}
+    for path in LESSONS:
+        cells = nbformat.read(path, as_version=4).cells
+        for qid, n in wanted.items():
+            if n.lesson == path.name:
+                asked[qid] = lesson_question(cells[question_cell(cells, qid)].source).text()
+    order = [p.name for p in LESSONS]
+    checked = 0
+    for path in LESSONS:
+        text = _words(_text(handouts / pdf_name(f"lessons/{path.name}")))
+        mine = {q: n for q, n in wanted.items() if order.index(n.lesson) >= order.index(path.name)}
+        found = leaks_in_text(text, mine, allowed=asked)
+        assert found == [], f"lesson-{path.stem}.pdf: " + "; ".join(f"{q}: {needle!r}" for q, needle in found)
+        checked += sum(len(n.words) + len(n.forms) for q, n in mine.items() if n.lesson == path.name)
+    print(f"{checked} needles of {len(wanted)} questions, none in a learner's handout")
+
+
+def test_long_code_lines_print_on_one_line(handouts):
+    """In the PDF, each code line that fits at the smaller size is one line of text, as in the notebook."""
+    from gofish_teach.teacher.handouts import FIT_COLUMNS, NORMAL_PT, SMALLEST_CODE_PT
+
+    checked = 0
+    for rel, src in COURSE.items():
+        paper = for_paper(nbformat.read(src, as_version=4))
+        long = [line for c in paper.cells if c.cell_type == "code" and HIDE_INPUT not in c.metadata.get("tags", [])
+                for line in c.source.splitlines() if FIT_COLUMNS < len(line) <= FIT_COLUMNS * NORMAL_PT / SMALLEST_CODE_PT]
+        printed = {_words(line) for line in _text(handouts / pdf_name(rel)).splitlines()}
+        for line in long:
+            assert _words(line) in printed, f"{pdf_name(rel)} breaks the line {line!r}"
+            checked += 1
+    print(f"{checked} long code lines, each printed on one line")
+    assert checked > 20

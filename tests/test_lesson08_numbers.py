@@ -168,6 +168,10 @@ CLAIMS = {
         "every branch in which the turn passes is worth {passed_one}",
         "Is game {game} one of a kind? Look at every disagreement worth 1/6 of a win or more. Game {game} is the rule",
         "parts from best play at about one decision in {in_nine_word}",
+        "(2 2 for Aces, A A for 2s), which has probability {p_AA}: blind, the best ask succeeds with probability "
+        "{blind}.",                                                                          # L08-peek's answer
+        "the ask succeeds for certain, up by {voi}.",
+        "but by about {points} points on average over the two seats: less than 5.",           # L08-gap's answer
         "(0.0000 beyond it, to CFR's precision)",                                           # second seats
         "where `memory` concedes {first_memory:.4f} and `random` {first_random:.4f}",
         "the seat moving first wins {three_value} = {three_value_float:.4f}, so on this deck",

@@ -3,9 +3,12 @@
 The notebooks come from the installed package (a wheel carries the repository's
 ``notebooks/*.ipynb`` and ``exercises/*.ipynb``, copied in at build time by ``setup.py``; an
 editable install reads those folders directly). Never the solutions, nor the teacher's
-material (``notebooks/README.md``, anything in a subfolder of ``notebooks/``). A lesson is
-copied as a learner should meet it (:func:`learner_notebook`): every cell that shows a
-predict-first question's result is emptied and waits until the question is answered.
+material (``notebooks/README.md``, anything in a subfolder of ``notebooks/``). The kit's own
+lessons are the teacher's edition, with every result and its discussion; a lesson is copied as
+a learner should meet it (:func:`learner_notebook`): without the cells that discuss a
+predict-first question's result, with no output saved below the first question, each result
+cell waiting until its question is answered, and a note at the top saying it is the learner's
+edition.
 
 ``DIR`` gets ``lessons/`` and ``exercises/``, ready for ``jupyter lab DIR``, and a small
 manifest, ``.gofish-course.json``, with the hash of every notebook written. The manifest tells
@@ -37,6 +40,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -75,36 +79,81 @@ def digest(path: Path) -> str:
 
 #: The line a learner's copy puts at the top of a cell that shows a question's result.
 REVEAL_LINE = "from gofish_teach.widgets import reveal\nreveal({ids})  # answer the question above first: this cell waits for it\n"
+#: The tag of a cell that discusses a question's result (``answers:L03-top-seven``): the teacher's edition only.
+ANSWERS_TAG = "answers:"
+#: The tag of a lesson's first cell, which opens with a note (a quote) saying which edition it is.
+EDITION_TAG = "edition"
+LEARNER_EDITION = (
+    "> **Learner's edition.** Each *Predict first* question comes before its result: answer it, then run the\n"
+    "> cell under it to see the result and what it means. Below the first question no output is saved: run\n"
+    "> the cells (**Run ▸ Run All Cells** runs up to the first question you have not answered yet).\n")
+TEACHER_EDITION = (
+    "> **Teacher's edition, with the answers.** Under each *Predict first* question stand its result and the\n"
+    "> discussion of it, for you to read ahead. Give learners their own copy instead (`gofish-teach course DIR`):\n"
+    "> it holds each result back until its question is answered. The answer keys are in `teacher/`.\n")
 
 
-def learner_notebook(data: bytes) -> bytes:
-    """A lesson as a learner gets it: no question's result shown before the question is answered.
+def _tags(cell: dict) -> list[str]:
+    return cell.get("metadata", {}).get("tags", [])
 
-    A cell that shows a question's result (tagged ``reveal`` in the lesson, its metadata naming
-    the questions: ``{"gofish_teach": {"reveals": [id, ...]}}``) loses its saved output, with the
-    code cells right after it, and starts with ``reveal(id)``, which stops the cell until the
-    question is answered, then saves the learner's first answer in its output
-    (:func:`gofish_teach.widgets.question.reveal`). The lesson's other outputs stay.
 
-    >>> cell = {"cell_type": "code", "metadata": {"gofish_teach": {"reveals": ["L0-x"]}}, "source": ["2 / 47"],
-    ...         "outputs": [{"output_type": "execute_result"}], "execution_count": 3}
-    >>> out = json.loads(learner_notebook(json.dumps({"cells": [cell]}).encode()))["cells"][0]
-    >>> out["outputs"], out["execution_count"], "".join(out["source"]).splitlines()[1]
-    ([], None, 'reveal("L0-x")  # answer the question above first: this cell waits for it')
-    """
-    notebook = json.loads(data)
-    clearing = False
+def _placeholder(output: dict) -> bool:
+    """A widget's saved output (its view, or the kit's note that it appears once the cell runs): no result in it."""
+    data = output.get("data", {})
+    html = data.get("text/html", "")
+    return "application/vnd.jupyter.widget-view+json" in data or "gf-placeheld" in "".join(html)
+
+
+def learner_cells(notebook: dict) -> dict:
+    """A lesson (as parsed JSON) as a learner meets it; changed in place and returned. See :func:`learner_notebook`."""
+    cells, asked = [], False
     for cell in notebook.get("cells", []):
+        tags = _tags(cell)
+        if any(tag.startswith(ANSWERS_TAG) for tag in tags):
+            continue                                  # a question's result prose: the teacher's edition only
+        if EDITION_TAG in tags:  # the note (a quote) that opens the lesson's first cell
+            text = "".join(cell.get("source", []))
+            cell["source"] = re.sub(r"\A(?:>.*(?:\n|\Z))+\n*", LEARNER_EDITION + "\n", text).splitlines(True)
+        cells.append(cell)
         if cell.get("cell_type") != "code":
-            clearing = False
+            continue
+        if "predict" in tags:
+            asked = True                              # the question itself stays as saved: its text is its output
             continue
         ids = (cell.get("metadata", {}).get("gofish_teach") or {}).get("reveals")
         if ids:
-            clearing = True
             text = "".join(cell.get("source", []))
             cell["source"] = (REVEAL_LINE.format(ids=", ".join(json.dumps(i) for i in ids)) + text).splitlines(True)
-        if clearing:
-            cell["outputs"], cell["execution_count"] = [], None
+        if asked or ids:  # not run yet, as far as the copy shows
+            kept = [] if ids else [o for o in cell.get("outputs", []) if _placeholder(o)]
+            cell["outputs"], cell["execution_count"] = kept, None
+    notebook["cells"] = cells
+    return notebook
+
+
+def learner_notebook(data: bytes) -> bytes:
+    """A lesson as a learner gets it: nothing that answers a question before the question is answered.
+
+    - a cell tagged ``answers:ID`` (it states, explains or hints at the result of question ID)
+      is left out: the teacher's edition (the kit's own lessons) keeps it, and :func:`reveal`
+      shows its text once the learner has answered;
+    - below the first question (a code cell tagged ``predict``) no output is saved but the
+      questions' own (their text) and a widget's placeholder: an output there may show a result;
+    - a cell that shows a question's result (tagged ``reveal``, its metadata naming the
+      questions: ``{"gofish_teach": {"reveals": [id, ...]}}``) starts with ``reveal(id)``, which
+      stops the cell until the question is answered, then saves the learner's first answer in its
+      output (:func:`gofish_teach.widgets.question.reveal`);
+    - the note that opens the lesson (a quote at the start of the first cell, tagged ``edition``)
+      says that this is the learner's edition.
+
+    >>> cell = {"cell_type": "code", "metadata": {"gofish_teach": {"reveals": ["L0-x"]}}, "source": ["2 / 47"],
+    ...         "outputs": [{"output_type": "execute_result"}], "execution_count": 3}
+    >>> said = {"cell_type": "markdown", "metadata": {"tags": ["answers:L0-x"]}, "source": ["It is 2/47."]}
+    >>> out = json.loads(learner_notebook(json.dumps({"cells": [cell, said]}).encode()))["cells"]
+    >>> len(out), out[0]["outputs"], out[0]["execution_count"], "".join(out[0]["source"]).splitlines()[1]
+    (1, [], None, 'reveal("L0-x")  # answer the question above first: this cell waits for it')
+    """
+    notebook = learner_cells(json.loads(data))
     return (json.dumps(notebook, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode()
 
 
@@ -129,6 +178,17 @@ def jupyter_command() -> str:
     return "jupyter"
 
 
+def lab_command(folder: Path) -> str:
+    """The command that opens ``folder`` in JupyterLab from here; as root, with ``--allow-root``
+    (Jupyter refuses to start as root without it, as ``make lab`` knows too).
+
+    >>> lab_command(Path("my-course")).endswith(" lab my-course" + (" --allow-root" if os.geteuid() == 0 else ""))
+    True
+    """
+    root = " --allow-root" if hasattr(os, "geteuid") and os.geteuid() == 0 else ""
+    return f"{jupyter_command()} lab {folder}{root}"
+
+
 @dataclass
 class CourseReport:
     """What :func:`copy_course` did, by path in the learner's copy."""
@@ -146,7 +206,7 @@ class CourseReport:
         said += [f"  kept your version of {p} (yours differs from ours; --force replaces it)" for p in self.kept]
         said += [f"  replaced your version of {p} (--force)" for p in self.overwritten]
         said += [f"  removed {p}: no longer part of the course, and you had not changed it" for p in self.removed]
-        said.append(f"Open them with:  {jupyter_command()} lab {self.folder}")
+        said.append(f"Open them with:  {lab_command(self.folder)}")
         return said
 
 

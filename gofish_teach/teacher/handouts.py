@@ -7,11 +7,14 @@ with nbconvert and prints it to PDF with headless Chromium; no LaTeX. For paper:
 - a code cell whose only output is a figure shows the figure, not the code that draws it;
 - a widget (nothing to click on paper) becomes a sentence saying what it does on screen;
 - formulas are MathML (``latex2mathml``), which Chromium draws without fetching MathJax;
-- no prompts, no test markers (``# NBVAL_...``), long code lines wrapped, A4 pages;
-- a text table wider than the page is printed smaller, never wrapped (:func:`fit_tables`);
+- no prompts, no test markers (``# NBVAL_...``), A4 pages;
+- a text table wider than the page is printed smaller, never wrapped (:func:`fit_tables`); so is a
+  code cell with a long line, and a line too long even for that wraps under itself, indented
+  (:func:`fit_code`);
 - a check's saved report of the unfinished stub is a sentence, not pages of "NotImplementedError";
-- the learner's edition shows no question's answer or result; ``--key`` prints the teacher's
-  edition, with them (:func:`for_paper`).
+- the learner's edition is the learner's copy (:func:`~gofish_teach.teacher.course.learner_cells`):
+  no answer, no result and no discussion of one, room to answer each question; ``--key`` prints
+  the teacher's edition, with them all, each result's discussion marked as such (:func:`for_paper`).
 
 >>> import nbformat
 >>> nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("plt.plot(x);", outputs=[
@@ -29,13 +32,14 @@ from __future__ import annotations
 
 import argparse
 import html
+import json
 import re
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
-from .course import notebooks
+from .course import REVEAL_LINE, learner_cells, notebooks
 
 HIDE_INPUT = "handout-hide-input"
 WIDGET = "application/vnd.jupyter.widget-view+json"
@@ -52,8 +56,15 @@ body { font-size: 11pt; }
 .jp-OutputArea-child, .jp-RenderedImage { break-inside: avoid; }
 h1, h2, h3 { break-after: avoid; }
 pre { white-space: pre-wrap !important; word-break: break-word; }
+.jp-InputArea-editor pre, .jp-OutputArea-output pre { font-size: 8.5pt; }
 pre.handout-wide { white-space: pre !important; word-break: normal; overflow: visible; }
+.handout-line { display: block; white-space: pre-wrap; padding-left: 4ch; text-indent: -4ch; }
 .handout-answer { font-size: 11pt; margin: 0.8em 0; }
+.handout-rule { border-bottom: 1px solid #999; height: 1.9em; }
+.jp-Cell:has(.handout-answer), .jp-Cell:has(.handout-key) { break-inside: avoid; }
+.jp-MarkdownOutput[class*="celltag_answers:"] { border-left: 4px solid #555; background: #f7f7f7; padding: 2px 8px; }
+.jp-MarkdownOutput[class*="celltag_answers:"]::before { content: "Result and discussion (teacher's edition)";
+    display: block; font-weight: bold; font-size: 9pt; color: #333; }
 .handout-key { border-left: 4px solid #555; padding: 2px 8px; background: #f7f7f7; }
 .jp-InputArea-editor { border: 1px solid #ddd; }
 math[display="block"] { margin: 0.6em 0; }
@@ -133,37 +144,60 @@ def _key_html(q) -> str:
     return "<br>".join(parts)
 
 
+#: What a learner's handout prints where the screen shows an output once the cell has run.
+WAITS = {"result": "On screen, the result appears here once you have answered the question above and run this cell.",
+         "figure": "On screen, a figure appears here once you have answered the questions above it and run this cell.",
+         "output": "On screen, this cell's output appears here once you have answered the questions above it and "
+                   "run this cell.",
+         "check": "On screen, running this cell checks your function on several cases and says which are right."}
+_SAVED = "gofish_teach_saved_output"
+#: The lines a learner's copy puts at the top of a result cell (:data:`~gofish_teach.teacher.course.REVEAL_LINE`).
+_REVEALED = re.compile(r"\A" + re.escape(REVEAL_LINE.split("{ids}")[0]) + r".*\n")
+#: The learner's room to answer a question on paper.
+ANSWER_ROOM = ('<div class="handout-answer"><p>Your answer: ' + "_" * 30 + '</p><p>Why:</p>'
+               '<div class="handout-rule"></div><div class="handout-rule"></div></div>')
+
+
 def for_paper(nb, key: bool = False):
     """A copy of the notebook ready to print: figures without their code, widgets as sentences.
 
-    The learner's edition (``key=False``) shows no answer: a question's answer area is a line to
-    write on, and the result cells under a question (tagged ``reveal``, and the code cells right
-    after them) say that the result appears on screen once the question is answered. The
-    teacher's edition (``key=True``) prints the results, and under each question its answer,
-    explanation and the feedback for the usual wrong answers. In both, a check whose saved output
-    is the stub's report ("raised NotImplementedError ... 0 of 6 cases right") is a sentence.
+    The learner's edition (``key=False``) is the learner's copy of the lesson
+    (:func:`~gofish_teach.teacher.course.learner_cells`): no cell that discusses a result (tagged
+    ``answers:ID``), no saved output below the first question; a question has room for the answer
+    and the reason, and where the screen shows an output once the cell has run, a sentence says so.
+    The teacher's edition (``key=True``) prints every result and its discussion, and under each
+    question its answer, explanation and the feedback for the usual wrong answers. In both, a
+    check whose saved output is the stub's report ("raised NotImplementedError ... 0 of 6 cases
+    right") is a sentence.
     """
     import nbformat
 
     nb = nbformat.from_dict(nb)
     nb = nbformat.reads(nbformat.writes(nb), as_version=4)
-    holding = False  # inside a question's result cells (learner's edition)
+    if not key:  # each code cell remembers what its saved output was, which the learner's copy leaves out
+        for cell in nb.cells:
+            if cell.cell_type == "code" and cell.get("outputs"):
+                cell.metadata[_SAVED] = ("figure" if _only_figures(cell) else
+                                         "check" if "NotImplementedError" in str(cell.outputs) else "output")
+        nb = nbformat.reads(json.dumps(learner_cells(nb)), as_version=4)
+    holding = False  # inside a question's result cells
     for cell in nb.cells:
         if cell.cell_type != "code":
             holding = False
             continue
-        if cell.metadata.get("gofish_teach", {}).get("reveals"):
+        reveals = cell.metadata.get("gofish_teach", {}).get("reveals")
+        if reveals:
             holding = True
+            cell.source = _REVEALED.sub("", cell.source)  # on paper the sentence below says it waits
         cell.source = TEST_MARKER.sub("", cell.source)
-        if _only_figures(cell):
+        was = cell.metadata.pop(_SAVED, None)
+        if _only_figures(cell) or was == "figure":
             cell.metadata.setdefault("tags", []).append(HIDE_INPUT)
-        if holding and not key and cell.get("outputs"):
-            cell.outputs = [_note("On screen, the result appears here once you have answered the question above "
-                                  "and run this cell.")]
+        if was and not cell.get("outputs"):  # left out of the learner's copy
+            cell.outputs = [_note(WAITS["result" if holding else was])]
             continue
         if any("NotImplementedError" in str(o) for o in cell.get("outputs", [])):
-            cell.outputs = [_note("On screen, running this cell checks your function on several cases and says "
-                                  "which are right.")]
+            cell.outputs = [_note(WAITS["check"])]
             continue
         # the kit's note before a widget ("... appears here once this cell has run") is for the screen
         cell.outputs = [o for o in cell.get("outputs", []) if "gf-placeheld" not in str(o.get("data", {}).get("text/html"))]
@@ -173,8 +207,10 @@ def for_paper(nb, key: bool = False):
         for i, output in enumerate(cell.get("outputs", [])):
             if WIDGET in output.get("data", {}):
                 if question is not None:
-                    cell.outputs[i] = _note(_key_html(question) if key else
-                                            "Your answer: " + "_" * 30, "handout-key" if key else "handout-answer")
+                    cell.outputs[i] = (_note(_key_html(question), "handout-key") if key else
+                                       nbformat.v4.new_output("display_data", {
+                                           "text/html": ANSWER_ROOM,
+                                           "text/plain": "Your answer: " + "_" * 30 + "\nWhy:"}))
                     continue
                 sentence = html.escape(widget_sentence(output))
                 cell.outputs[i] = nbformat.v4.new_output(
@@ -257,6 +293,41 @@ def fit_tables(body: str) -> str:
     return _TEXT_OUTPUT.sub(fit, body)
 
 
+#: The smallest size a code cell with long lines is printed at; a line longer still wraps, indented.
+SMALLEST_CODE_PT = 6.0
+_CODE = re.compile(r'(<div class="highlight[^"]*">\s*)<pre>(.*?)</pre>', re.S)
+
+
+def fit_code(body: str) -> str:
+    """Print a code cell with a line wider than the page smaller, so its lines are not broken.
+
+    A line too long even at :data:`SMALLEST_CODE_PT` wraps, and its continuation is indented
+    under it (each line a block with a hanging indent), so it cannot be read as a line of its own.
+
+    >>> code = '<div class="highlight hl-ipython3"><pre><span class="n">x</span> = 1\\n' + "y" * 110 + '</pre></div>'
+    >>> fit_code(code).split("<pre")[1][:47]
+    ' class="handout-wide" style="font-size: 7.1pt">'
+    >>> "handout-line" in fit_code(code.replace("y" * 110, "y" * 160))
+    True
+    >>> fit_code(code.replace("y" * 110, "y" * 80)) == code.replace("y" * 110, "y" * 80)
+    True
+    """
+    def fit(match):
+        lines = match.group(2).split("\n")
+        widest = max(len(html.unescape(re.sub(r"<[^>]+>", "", line))) for line in lines)
+        if widest <= FIT_COLUMNS:
+            return match.group(0)
+        size = max(SMALLEST_CODE_PT, int(NORMAL_PT * FIT_COLUMNS / widest * 10) / 10)
+        inner = match.group(2)
+        fits = widest * size <= FIT_COLUMNS * NORMAL_PT
+        balanced = all(line.count("<span") == line.count("</span>") for line in lines)
+        if not fits and balanced:  # one block per line: a wrapped line hangs under its start
+            inner = "".join(f'<span class="handout-line">{line or " "}</span>' for line in lines)
+        css = "handout-wide" if fits else "handout-wrapped"
+        return f'{match.group(1)}<pre class="{css}" style="font-size: {size}pt">{inner}</pre>'
+    return _CODE.sub(fit, body)
+
+
 def handout_html(path: Path, exporter=None, key: bool = False) -> str:
     """The printable HTML of one notebook: the learner's edition, or with ``key`` the teacher's."""
     import nbformat
@@ -264,7 +335,7 @@ def handout_html(path: Path, exporter=None, key: bool = False) -> str:
     nb = nbformat.read(path, as_version=4)
     name = title(nb) + (" (teacher's key)" if key else "")
     body, _ = (exporter or _exporter()).from_notebook_node(for_paper(nb, key=key), resources={"metadata": {"name": name}})
-    body = fit_tables(_MATHJAX_CONFIG.sub("", _REMOTE_SCRIPT.sub("", body)))
+    body = fit_code(fit_tables(_MATHJAX_CONFIG.sub("", _REMOTE_SCRIPT.sub("", body))))
     if key:
         banner = ('<p class="handout-key"><b>Teacher&#39;s key</b>: the answers and the results the learners\' '
                   "handouts hold back. Not for learners.</p>")

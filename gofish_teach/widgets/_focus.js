@@ -7,9 +7,13 @@
 // now waits for (the ocean after "Go Fish!", an Ask button once a rank is picked, a rank on your
 // turn), or else to the status line, which says what happens; from there, to that control as soon
 // as the game waits for you again. A focus that left the table (a click elsewhere) is left alone.
+// Your hand is one Tab stop (the rank picked, else the first), its ranks reached with the arrow keys,
+// so that after picking a rank one Tab reaches the Ask buttons.
 
 // The controls the game may wait for, in the order a turn takes them.
 const NEXT = [".gf-ocean", ".gf-ask", ".gf-rank"];
+// Keys that move the focus along your hand's ranks (one Tab stop for the whole hand, as in a toolbar).
+const ALONG = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
 
 function render({ el }) {
   el.style.display = "none";
@@ -39,6 +43,7 @@ function render({ el }) {
 
   function look() {
     if (root === null) return;
+    roving();
     if (lost()) {
       const next = waitedFor();
       const status = root.querySelector(".gf-statusbox");
@@ -53,9 +58,37 @@ function render({ el }) {
     }
   }
 
+  function ranks() {
+    return [...root.querySelectorAll("button.gf-rank:not([disabled])")].filter((b) => b.offsetParent !== null);
+  }
+
+  // Your hand is one Tab stop: the rank picked (else the one with the focus, else the first); the
+  // arrow keys move along it. So once a rank is picked, the next Tab reaches the Ask buttons.
+  function roving() {
+    const all = ranks();
+    const stop = all.find((b) => b.classList.contains("mod-primary"))
+      || all.find((b) => b === document.activeElement) || all[0];
+    for (const b of all) {
+      const index = b === stop ? 0 : -1;
+      if (b.tabIndex !== index) b.tabIndex = index;
+    }
+  }
+
+  function along(event) {
+    const step = event.key === "Home" ? -Infinity : event.key === "End" ? Infinity : ALONG[event.key];
+    if (step === undefined || !event.target.matches("button.gf-rank")) return;
+    const all = ranks();
+    const here = all.indexOf(event.target);
+    if (here < 0 || all.length < 2) return;
+    const to = all[Math.max(0, Math.min(all.length - 1, here + step))];
+    event.preventDefault();
+    to.focus();
+  }
+
   function attach() {
     root = el.closest(".gf-table");
     if (root === null) return false;
+    root.addEventListener("keydown", along);
     root.addEventListener("focusin", (event) => {
       if (event.target !== last) parked = false;
       last = event.target;
@@ -69,9 +102,11 @@ function render({ el }) {
         }
       });
     });
+    // "class": a rank picked (its button turns primary) moves the hand's Tab stop to it
     new MutationObserver(() => setTimeout(look)).observe(root, {
-      subtree: true, childList: true, attributes: true, attributeFilter: ["disabled"],
+      subtree: true, childList: true, attributes: true, attributeFilter: ["disabled", "class"],
     });
+    roving();
     return true;
   }
 

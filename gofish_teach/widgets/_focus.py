@@ -7,6 +7,8 @@ invisible widget in the table whose front end (``_focus.js``, through anywidget)
 the control the game now waits for: the ocean after "Go Fish!", an Ask button once a rank is picked,
 a rank on your turn; else to the status line (which says what happens), and from there on to that
 control once the game waits for you again. A focus taken elsewhere (a click outside) is left alone.
+Your hand is one Tab stop (the rank picked, else the first), its ranks reached with the arrow keys:
+after picking a rank, one Tab reaches the Ask buttons, not the rest of the hand first.
 
 It holds no state: everything it reads is in the page.
 
