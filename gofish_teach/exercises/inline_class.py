@@ -22,7 +22,7 @@ def _asks_hidden(rng):
 inline("L10-remembered-share", "remembered_share",
        [(([[True, True], [True, False], [False, False], [True, True]],), "three could, two did"),
         (([[False, False], [False, True]],), "nobody could: there is no rate"),
-        (([[True, True]] * 5,), "a memory bot: every time"),
+        (([[True, True]] * 3 + [[True, False]],), "four could, three did"),
         (([[False, True], [True, False], [True, False]],), "an ask to a shown holder that could not be live does not count"),
         (([],), "no asks at all")],
        hidden=_asks_hidden, kind=MaybeExact,
@@ -41,8 +41,8 @@ def _rows_hidden(rng):
 
 _H, _Q = Fraction(1, 2), Fraction(1, 4)
 inline("L10-stratified-difference", "stratified_difference",
-       [(([["high", "A", 1], ["low", "A", 0]],), "one stratum: the plain difference"),
-        (([["high", "A", _H], ["low", "A", _Q], ["high", "B", 1], ["low", "B", 1], ["low", "B", _H]],),
+       [(([["high", "A", Fraction(1, 2)], ["low", "A", 0]],), "one stratum: the plain difference"),
+        (([["high", "A", _H], ["low", "A", _Q], ["high", "B", _H], ["low", "B", 1], ["low", "B", _H]],),
          "two strata, weighed by their rows (2 and 3)"),
         (([["high", "A", 1], ["high", "A", 0], ["low", "A", _H], ["high", "B", 1]],),
          "stratum B has no low row: it cannot compare, so it is left out"),
