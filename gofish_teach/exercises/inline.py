@@ -11,7 +11,7 @@ finds these ids too. Each entry's expected answers come from a reference functio
 :data:`REFERENCES` (the answer key, and what tests/test_course.py runs to show every check
 passes). The checks themselves live in one module per group of lessons, imported at the bottom
 of this one in lesson order (:mod:`.inline_counting`, lessons 00-03; :mod:`.inline_inference`,
-04-05; :mod:`.inline_testing`, 06-07; :mod:`.inline_bestplay`, 08). To add one, write the
+04-05; :mod:`.inline_testing`, 06-07; :mod:`.inline_bestplay`, 08; :mod:`.inline_opponents`, 09). To add one, write the
 reference in its lesson's module and call :func:`inline` below the others; arguments and
 answers are plain values (ints, strings, lists, dicts, ``Fraction``). Give each a ``hidden``
 maker too: the check cell then runs 5 hidden cases, new random inputs each run whose answers it
@@ -140,5 +140,6 @@ class ExactFractions(Exercise):
 # them here, after the registry and its helpers exist, registers them in lesson order. They import
 # ``inline`` and the helpers from this module, so these imports must stay at the bottom.
 from . import inline_counting, inline_inference, inline_testing, inline_bestplay  # noqa: E402,F401  (00-08)
+from . import inline_opponents  # noqa: E402,F401  (09)
 
 __all__ = ["INLINE", "REFERENCES", "ExactFractions", "ExactList", "ExactNumber", "inline", "run_check"]
