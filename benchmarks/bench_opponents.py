@@ -77,6 +77,24 @@ def compare(name: str, lineup, ours: dict, baseline="memory", label: str = "memo
                 diff=test.difference, low=test.low, high=test.high, p=test.pvalue)
 
 
+def compare_fixed(lineup, games: int, others: str, seed: int = SEED, rules: str = "pond") -> dict:
+    """``SearchBot(others=...)`` against ``memory`` in lineup entry 0 with ``lineup``, paired; its time per decision."""
+    from gofish_teach import Game
+    from gofish_teach.bestplay.search import SearchBot
+    from gofish_teach.simulate import simulate
+
+    timed = Timed(SearchBot(seed=seed, others=others))
+    timed.choose(Game(rules, 4, seed=seed).view(0), None)
+    timed.wall.clear(), timed.cpu.clear()
+    start, load = time.perf_counter(), os.getloadavg()[0]
+    results = simulate([timed] + list(lineup), rules, games, seed=seed, workers=1)
+    cpu = np.array(timed.cpu)
+    run = dict(results=results, decisions=len(cpu), median_ms=float(np.median(cpu)),
+               p99_ms=float(np.percentile(cpu, 99)), seconds=time.perf_counter() - start,
+               load=max(load, os.getloadavg()[0]))
+    return dict(compare(f"SearchBot(others='{others}')", lineup, run, seed=seed, rules=rules), name=f"SearchBot(others='{others}')")
+
+
 def verdict(r: dict, quick: bool) -> str:
     if quick:
         return "(quick run, too few deals to tell)"
@@ -114,6 +132,12 @@ def bench_opponents(quick: bool, games: int | None = None, names=None) -> list[s
             rows.append(compare(MIXED, every[MIXED], runs[MIXED], SearchBot(seed=SEED, others=others),
                                 f"SearchBot(others='{others}')"))
             lines.append(describe(rows[-1], quick))
+    wrong = []
+    if "random x3" in chosen:
+        lines.append("What a model costs: the search bot told one model, on 'random x3', paired against memory:")
+        for others in ("memory", "random"):
+            wrong.append(compare_fixed(every["random x3"], games, others))
+            lines.append(describe(wrong[-1], quick))
     cpu = [r["median_ms"] for r in rows]
     beaten = sum(r["low"] > 0 for r in rows)
     goal = "met" if max(cpu) < GOAL_MS else "not met"

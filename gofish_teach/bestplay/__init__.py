@@ -11,7 +11,11 @@
 - :mod:`~gofish_teach.bestplay.cfr`: an equilibrium of the smallest games by CFR+, the game's
   value, and each built-in's exploitability;
 - :mod:`~gofish_teach.bestplay.search`: :class:`SearchBot`, determinised Monte Carlo search for the
-  full deck.
+  full deck;
+- :mod:`~gofish_teach.bestplay.likelihood`, :mod:`~gofish_teach.bestplay.opponents` and
+  :mod:`~gofish_teach.bestplay.modelbot`: who am I playing? The likelihood of an ask under each
+  strategy, :class:`OpponentModel`, a posterior over each other seat's strategy learned from its
+  asks, and :class:`OpponentModelBot`, the search with that model of the others.
 
 >>> from gofish_teach import Rules
 >>> result = best_response(Rules.preset("pond").replace(n_ranks=2, hand_size=2), "memory", seat=1)
@@ -23,11 +27,15 @@ from __future__ import annotations
 from .policy import BestResponse, EquilibriumPolicy
 from .cfr import Equilibrium, Tree, exploitability_of
 from .search import SearchBot
+from .likelihood import HYPOTHESES, exact_likelihoods, likelihoods
+from .opponents import OpponentModel
+from .modelbot import OpponentModelBot
 from .solve import MAX_OCEAN, MAX_OCEAN_5, MAX_RANKS, Result, Solver, best_response, both_seats, check_size
 
 __all__ = ["BestResponse", "Solver", "Result", "best_response", "both_seats", "check_size", "MAX_RANKS", "MAX_OCEAN",
            "MAX_OCEAN_5", "bench",
-           "Tree", "Equilibrium", "EquilibriumPolicy", "exploitability_of", "SearchBot"]
+           "Tree", "Equilibrium", "EquilibriumPolicy", "exploitability_of", "SearchBot",
+           "HYPOTHESES", "likelihoods", "exact_likelihoods", "OpponentModel", "OpponentModelBot"]
 
 
 def bench(sizes=((3, 2), (4, 3)), against: str = "memory", out=None) -> list[dict]:

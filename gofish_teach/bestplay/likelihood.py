@@ -41,6 +41,7 @@ and ``greedy`` would rather ask for a rank of which more cards are unseen.
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from math import comb
 
 import numpy as np
@@ -112,6 +113,25 @@ def likelihoods(public: "Public", seat: int, counts: dict, target: int, rank: st
     """:func:`ask_likelihoods` for one hand, given as ``{rank: cards}``: ``{hypothesis: probability}``."""
     hand = np.array([[counts.get(x, 0) for x in public.rules.ranks]])
     return dict(zip(HYPOTHESES, ask_likelihoods(public, seat, hand, target, rank, asked)[:, 0].tolist()))
+
+
+def exact_likelihoods(view, target: int, rank: str) -> dict[str, Fraction]:
+    """What a spectator, who sees the asker's hand, knows: the probability that ``random``, ``memory`` and
+    ``most_held`` make the ask ``(target, rank)`` from ``view`` (the asker's own view), as fractions.
+
+    Each is 0, 1, 1/b or 1/(a b), with a the ranks it may pick from (at most 13) and b the seats (at most 5),
+    so the closest fraction with a denominator up to 1,000 to the float :func:`likelihoods` gives is the value
+    itself (a float is that close to it, and any other such fraction is 1/65,000 or more away).
+
+    >>> from gofish_teach import Game
+    >>> view = Game("pond", 3, seed=1).view(0)
+    >>> exact_likelihoods(view, 2, "7")
+    {'random': Fraction(1, 8), 'memory': Fraction(1, 2), 'most_held': Fraction(1, 2)}
+    """
+    found = likelihoods(Public.of(view), view.player, view.counts, target, rank)
+    out = {h: Fraction(found[h]).limit_denominator(1000) for h in ("random", "memory", "most_held")}
+    assert all(abs(float(out[h]) - found[h]) < 1e-12 for h in out), (found, out)
+    return out
 
 
 def any_ask(hands: np.ndarray, opponents: int) -> np.ndarray:

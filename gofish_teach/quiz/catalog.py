@@ -5,10 +5,11 @@ from .items_00_02 import ITEMS as _EARLY
 from .items_03_05 import ITEMS as _MIDDLE
 from .items_06_07 import ITEMS as _LATE
 from .items_08 import ITEMS as _BEST
+from .items_09 import ITEMS as _WHO
 from .model import Item, Version, make_version
 
 #: Every item of the bank, lesson by lesson.
-ITEMS: tuple[Item, ...] = tuple(_EARLY + _MIDDLE + _LATE + _BEST)
+ITEMS: tuple[Item, ...] = tuple(_EARLY + _MIDDLE + _LATE + _BEST + _WHO)
 
 def items_for(lessons=None) -> list[Item]:
     """The items of the given lessons (two-digit strings such as ``"03"``), or every item."""
