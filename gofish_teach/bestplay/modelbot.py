@@ -8,11 +8,12 @@ world it draws every other seat's strategy from that seat's posterior, so that t
 seat as ``random`` as often as the bot believes it is ``random``.
 
 The rollouts are compiled, and the compiled engine plays ``random``, ``memory`` and ``most_held``.
-The other hypotheses are rolled out by a stand-in (:data:`STAND_INS`): ``other`` (every legal ask
-alike) by ``random``, the closest; ``greedy`` by ``memory``, which, like greedy, asks a seat known
-to hold the rank whenever it can (measured, not guessed: against three ``greedy`` bots, on 400
-common decks, the search with ``others="memory"`` beat the one with ``others="most_held"`` and
-``others="random"``; see ``benchmarks/bench_opponents.py``).
+The other hypotheses are rolled out by a stand-in (:data:`STAND_INS`): ``other`` by ``random``, the
+closest (before ``other`` has learned a seat's preferences, every legal ask is alike to it);
+``greedy`` by ``memory``, which, like greedy, asks a seat known to hold the rank whenever it can
+(greedy's exact probabilities are far too slow for rollouts: tens of milliseconds an ask). The
+stand-in was chosen for that likeness, not by measuring the alternatives; ``make bench``
+(``benchmarks/bench_opponents.py``) measures the bot against three ``greedy`` bots with it.
 
 >>> from gofish_teach import Game
 >>> import numpy as np
