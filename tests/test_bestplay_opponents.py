@@ -223,3 +223,33 @@ def test_the_bot_names_bad_settings():
         OpponentModelBot(stand_ins={"greedy": "greedy"})
     with pytest.raises(ValueError, match="model must be an OpponentModel"):
         OpponentModelBot(model="memory")
+
+
+# ---------------------------------------------------------------------------- the bench section (quick mode)
+def _bench_opponents():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the bench lives outside the package
+    from benchmarks import bench_opponents
+
+    return bench_opponents
+
+
+def test_the_bench_section_reports_each_lineup_with_a_paired_interval_and_the_time_per_decision():
+    bench = _bench_opponents()
+    lines = bench.bench_opponents(quick=True, games=2, names=["random x3", bench.MIXED])
+    rows = [line for line in lines if "paired difference" in line]
+    assert len(rows) == 2 + len(bench.FIXED) + 2, lines  # two lineups, the fixed models on the mixed one, two costs
+    assert all("95% interval [" in row and "ms a decision (median" in row for row in rows)
+    assert sum("vs SearchBot(others=" in row for row in rows) == len(bench.FIXED)
+    assert "paired lower bounds above 0:" in lines[-1] and "goal 200 ms:" in lines[-1]
+    assert set(bench.lineups()) >= {"memory x3", "random x3", "most_held x3", "greedy x3", bench.MIXED}
+
+
+def test_the_bench_verdict_follows_the_interval_either_way():
+    verdict = _bench_opponents().verdict
+    assert verdict(dict(low=0.01, high=0.09), False).startswith("beats it")
+    assert verdict(dict(low=-0.09, high=-0.01), False).startswith("loses")
+    assert "NOT beaten" in verdict(dict(low=-0.01, high=0.09), False)
+    assert "too few deals" in verdict(dict(low=0.01, high=0.09), True)
