@@ -229,13 +229,6 @@ class Public:
             public.advance(event)
         return public
 
-    def copy(self) -> "Public":
-        other = Public.__new__(Public)
-        other.rules, other.record, other.booked = self.rules, self.record.copy(), dict(self.booked)
-        other.known = [dict(k) for k in self.known]
-        other.since = [dict(s) for s in self.since]
-        return other
-
     def advance(self, event) -> None:
         self.record.advance(event)
         kind, known, since = type(event), self.known, self.since

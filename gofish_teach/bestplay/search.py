@@ -58,8 +58,8 @@ def _rollouts(asks, worlds, oceans, seeds, me, sizes0, books0, known0, last0, de
               empty_rule, end_rule, draw_again, book_size, total_books, teams, bluff, max_asks, shares):
     """``shares[a, k]``: ``me``'s win share (ties shared; partners pool books) when it makes ask
     ``asks[a]`` in world ``k`` (hands ``worlds[k]``, ocean ``oceans[k]``, seat generators from
-    ``seeds[k]``) and everyone plays on as ``codes[k]`` says (a strategy code per seat). Returns how many rollouts reached
-    ``max_asks`` (scored as an equal share)."""
+    ``seeds[k]``) and everyone plays on as ``codes[k]`` says (a strategy code per seat). Returns how
+    many rollouts reached ``max_asks`` (scored as an equal share)."""
     n, n_ranks = worlds.shape[1], worlds.shape[2]
     hands = np.empty((n, n_ranks), np.int16)
     sizes = np.empty(n, np.int64)
@@ -267,11 +267,10 @@ class SearchBot:
                   rules.bluff, MAX_ASKS, shares)
         return shares
 
-
     def _codes(self, view, n_worlds: int, entropy) -> np.ndarray:
         """How each world's rollouts play each seat: a strategy code (an index of ``FAST_STRATEGIES``)
         per world and seat, ``memory`` in the bot's own seat and ``others`` elsewhere. A subclass with
-        a model of the others (:class:`~gofish_teach.bestplay.opponents.OpponentModelBot`) draws them."""
+        a model of the others (:class:`~gofish_teach.bestplay.modelbot.OpponentModelBot`) draws them."""
         codes = np.full((n_worlds, view.n_players), FAST_STRATEGIES.index(self.others), np.int64)
         codes[:, view.player] = MEMORY
         return codes
