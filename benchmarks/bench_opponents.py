@@ -112,15 +112,29 @@ def describe(r: dict, quick: bool = False) -> str:
             f"{r['p99_ms']:.0f} ms), {r['seconds']:.0f} s, load {r['load']:.1f}")
 
 
-def bench_opponents(quick: bool, games: int | None = None, names=None) -> list[str]:
+class _Lines(list):
+    """The section's lines, each also printed as it comes when ``echo`` (a run takes hours: see them arrive)."""
+
+    def __init__(self, echo):
+        super().__init__()
+        self.echo = echo
+
+    def append(self, line: str) -> None:
+        super().append(line)
+        if self.echo:
+            print(line, flush=True)
+
+
+def bench_opponents(quick: bool, games: int | None = None, names=None, echo: bool = False) -> list[str]:
     """Both tables: the bot against every lineup (baseline memory), and against the fixed-model search bots."""
     from gofish_teach.bestplay.search import SearchBot
 
     games = games or (QUICK_GAMES if quick else GAMES)
     every = lineups()
     chosen = [n for n in every if names is None or n in names]
-    lines = [f"The opponent-model bot (OpponentModelBot(), told nothing of the others) in one seat of pond with 4 "
-             f"players, {games} common decks per lineup, seats rotated; paired against memory in that seat:"]
+    lines = _Lines(echo)
+    lines.append(f"The opponent-model bot (OpponentModelBot(), told nothing of the others) in one seat of pond with 4 "
+                 f"players, {games} common decks per lineup, seats rotated; paired against memory in that seat:")
     rows, runs = [], {}
     for name in chosen:
         runs[name] = play_bot(every[name], games)
@@ -143,7 +157,7 @@ def bench_opponents(quick: bool, games: int | None = None, names=None) -> list[s
     goal = "met" if max(cpu) < GOAL_MS else "not met"
     lines.append(f"  paired lower bounds above 0: {beaten} of {len(rows)}; processor time per decision, median, "
                  f"{min(cpu):.0f}-{max(cpu):.0f} ms across the runs (goal {GOAL_MS} ms: {goal}); {os.cpu_count()} cores")
-    return lines
+    return list(lines)
 
 
 def main(argv=None) -> None:
@@ -155,8 +169,7 @@ def main(argv=None) -> None:
     if args.list:
         print("\n".join(lineups()))
         return
-    for line in bench_opponents(False, args.games, args.lineups):
-        print(line, flush=True)
+    bench_opponents(False, args.games, args.lineups, echo=True)
 
 
 if __name__ == "__main__":

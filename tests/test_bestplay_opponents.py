@@ -171,6 +171,21 @@ def test_the_same_view_gives_the_same_posterior_however_it_was_read(mixed_games)
     assert OpponentModel(seed=4).posterior(view) != whole  # another seed draws other hands
 
 
+@pytest.mark.parametrize("rules, n", [(Rules.preset("pond").replace(teams=True), 4), (Rules.preset("pond").replace(bluff=True), 3),
+                                     (Rules.preset("classic").replace(book_size=2), 3), (Rules.preset("family"), 6)])
+def test_it_reads_whole_games_under_other_rules(rules, n):
+    """Every ask of another seat is a step, and every posterior is a distribution, under teams, bluffing,
+    pairs and six players."""
+    lineup = (["memory", "random"] * 3)[:n]
+    game = play_out(Game(rules, n, seed=2), lineup, [seat_rng(20 + s) for s in range(n)])
+    view = game.view(0)
+    steps = OpponentModel().steps(view)
+    asks = [e for e in view.events if type(e).__name__ == "Ask" and e.player != 0]
+    assert [(s.seat, s.target, s.rank) for s in steps] == [(e.player, e.target, e.rank) for e in asks]
+    for posterior in [s.posterior for s in steps] + list(OpponentModel().posterior(view).values()):
+        assert abs(sum(posterior.values()) - 1) < 1e-9 and min(posterior.values()) >= 0
+
+
 def test_bad_settings_are_named():
     with pytest.raises(ValueError, match="prior: unknown hypothesis 'smart'"):
         OpponentModel(prior={"smart": 1})
