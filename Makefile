@@ -8,14 +8,17 @@ STAMP := $(VENV)/.installed
 
 # Reinstall only when the package metadata changes, so a second run is quiet. Then numba compiles
 # every loop a lesson runs (a few minutes once, kept on disk), so that no lesson waits for it: the
-# exact count's and the sampler's (warm), and the fast path's tournament (fast/engine.py, fast/pcg64.py), by a
-# short tournament of lesson 00's lineup (its 100,000 games otherwise waited half a minute for it).
+# exact count's and the sampler's (warm), the fast path's tournament (fast/engine.py, fast/pcg64.py), by a
+# short tournament of lesson 00's lineup (its 100,000 games otherwise waited half a minute for it),
+# and the search bot's rollouts (bestplay/search.py), by one small decision (lesson 08's first
+# search otherwise waited 18.8 s for them).
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@$(BIN)/python -m pip install --quiet --upgrade pip
 	@$(BIN)/python -m pip install --quiet -e '.[test]'
 	@$(BIN)/python -c 'from gofish_teach.probability import warm; warm()'
 	@$(BIN)/python -c 'from gofish_teach.simulate import simulate; simulate(["memory"] + ["random"] * 3, "pond", 20, workers=1)'
+	@$(BIN)/python -c 'from gofish_teach.bestplay.search import warm; warm()'
 	@touch $(STAMP)
 
 # JupyterLab's settings for this kit, kept in the venv (never in your home directory): no

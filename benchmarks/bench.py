@@ -40,6 +40,7 @@ from gofish_teach.rules import Rules
 # The goals of the later issues, each section in its own module (they print after the side-by-side table).
 from benchmarks.bench_bestplay import bench_bestplay
 from benchmarks.bench_classroom import bench_classroom
+from benchmarks.bench_opponents import bench_opponents
 from benchmarks.bench_search import bench_search
 from benchmarks.bench_tables import bench_exact_tables, count_cost, table_goals, table_times  # noqa: F401
 from benchmarks.bench_tournament import bench_tournament
@@ -487,6 +488,8 @@ def main(argv=None) -> None:
     for line in bench_search(args.quick):
         print(line, flush=True)
     for line in bench_classroom(args.quick):
+        print(line, flush=True)
+    for line in bench_opponents(args.quick):
         print(line, flush=True)
     if args.all:
         for section in SECTIONS:

@@ -283,6 +283,49 @@ def strategy_endless(view, rng):
         pass
 
 
+_ORDER = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+def _posterior(prior, likelihood):
+    weights = {s: Fraction(prior[s]) * likelihood[s] for s in prior}
+    total = sum(weights.values())
+    return {s: w / total for s, w in weights.items()} if total else dict(prior)
+
+
+def _likelihoods(hand, opponents, shown, ask, latest=-1, per_card=False, highest=False):
+    """The three strategies' likelihoods of ``ask``, with a learner's mistakes switched on."""
+    target, rank = ask
+    held = sorted(hand, key=_ORDER.index, reverse=highest)
+    most = max(held, key=hand.get)
+    p_most = Fraction(rank == most, len(opponents))
+    known = [r for r in held if any(q in opponents for q in shown.get(r, []))]
+    if known:
+        wanted = max(known, key=hand.get)
+        p_memory = Fraction((target, rank) == ([q for q in shown[wanted] if q in opponents][latest], wanted))
+    else:
+        p_memory = p_most
+    p_random = Fraction(hand[rank], sum(hand.values()) * len(opponents)) if per_card else \
+        Fraction(1, len(held) * len(opponents))
+    return {"random": p_random, "memory": p_memory, "most_held": p_most}
+
+
+def posterior_memory_asks_the_first_to_show(prior, hand, opponents, shown, ask):
+    return _posterior(prior, _likelihoods(hand, opponents, shown, ask, latest=0))
+
+
+def posterior_random_picks_a_card(prior, hand, opponents, shown, ask):
+    return _posterior(prior, _likelihoods(hand, opponents, shown, ask, per_card=True))
+
+
+def posterior_ties_to_the_highest_rank(prior, hand, opponents, shown, ask):
+    return _posterior(prior, _likelihoods(hand, opponents, shown, ask, highest=True))
+
+
+def posterior_not_scaled(prior, hand, opponents, shown, ask):
+    likelihood = _likelihoods(hand, opponents, shown, ask)
+    return {s: Fraction(prior[s]) * likelihood[s] for s in prior}
+
+
 WRONG = {
     "01-deal": [deal_in_blocks, deal_whole_deck, deal_from_last_seat],
     "02-legal-asks": [asks_with_self, asks_per_card, asks_first_character],
@@ -296,6 +339,8 @@ WRONG = {
                          who_asked_any_rank],
     "10-experiment": [experiment_no_rotation, experiment_ties_as_wins, experiment_wald],
     "11-my-strategy": [strategy_asks_itself, strategy_asks_aces],
+    "12-who-is-west": [posterior_memory_asks_the_first_to_show, posterior_random_picks_a_card,
+                       posterior_ties_to_the_highest_rank, posterior_not_scaled],
 }
 
 

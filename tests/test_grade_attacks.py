@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from gofish_teach.exercises import get_exercise, load_key
+from gofish_teach.exercises import EXERCISES, get_exercise, load_key
 from gofish_teach.grade import grade
 from pasted_install import PASTED_INSTALL
 
@@ -238,12 +238,12 @@ def test_every_submission_gets_a_row_per_expected_exercise_with_a_reason(attacke
 
 
 def test_the_solutions_graded_from_the_root_get_full_marks(tmp_path):
-    """`grade solutions` from the repository root gave all eleven solutions 0 once."""
+    """`grade solutions` from the repository root gave all eleven solutions (there were eleven) 0 once."""
     done = subprocess.run([sys.executable, "-m", "gofish_teach", "grade", "solutions", "--sandbox", "require",
                            "--workers", "2"], cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr
     rows = [line.split(",") for line in done.stdout.splitlines()[1:]]
-    assert len(rows) == 11
+    assert len(rows) == len(EXERCISES) == 12
     assert all(r[2] == r[3] and r[4] == "ok" and r[5] == r[6] for r in rows), done.stdout
 
 

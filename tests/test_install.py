@@ -39,31 +39,58 @@ def test_the_editable_install_is_a_path_not_an_import_hook(made):
     assert not list(site.glob("__editable___gofish_teach_*finder.py"))
 
 
-#: Run in a fresh process: lesson 00's tournament (the fast path) for a few games, and a hand's
-#: gather loop in both layouts of its moves (lesson 05 met the second); then, for every compiled
-#: function that ran, what numba loaded from its disk cache, what it had to compile, and the cache's index.
+#: Run in a fresh process: what a lesson runs (``{run}``, with the modules it imports); then, for every compiled
+#: function of ``{modules}`` that ran, what numba loaded from its disk cache, what it had to compile, and the
+#: cache's index.
 _PROBE = """
 import json, os
 import numpy as np
 from numba.core.registry import CPUDispatcher
-from gofish_teach.fast import engine, pcg64
-from gofish_teach.probability import hands
-from gofish_teach.simulate import simulate
+{imports}
 
-simulate(["memory"] + ["random"] * 3, "pond", 20, seed=2024, workers=1)
-for need in (np.zeros(4, np.int64)[::2], np.zeros(2, np.int64)):
-    hands._gather(np.zeros((1, 1, 1, 1)), np.zeros((1, 1, 1)), need, np.zeros(2, np.int64), np.zeros(2, np.int64),
-                  np.zeros(2))
-ran = {}
-for module in (engine, pcg64, hands):
+{run}
+ran = {{}}
+for module in ({modules},):
     for name, f in vars(module).items():
         if isinstance(f, CPUDispatcher) and f.signatures:
             index = f._cache._cache_file._index_path
-            ran[f"{module.__name__}.{name}"] = {
+            ran[f"{{module.__name__}}.{{name}}"] = {{
                 "hits": sum(f.stats.cache_hits.values()), "misses": sum(f.stats.cache_misses.values()),
-                "index": os.path.getmtime(index) if os.path.exists(index) else None}
+                "index": os.path.getmtime(index) if os.path.exists(index) else None}}
 print(json.dumps(ran))
 """
+
+#: Lesson 00's tournament (the fast path) for a few games, and a hand's gather loop in both layouts of its
+#: moves (lesson 05 met the second).
+_LESSON_00 = dict(imports="from gofish_teach.fast import engine, pcg64\nfrom gofish_teach.probability import hands\n"
+                          "from gofish_teach.simulate import simulate",
+                  run="""simulate(["memory"] + ["random"] * 3, "pond", 20, seed=2024, workers=1)
+for need in (np.zeros(4, np.int64)[::2], np.zeros(2, np.int64)):
+    hands._gather(np.zeros((1, 1, 1, 1)), np.zeros((1, 1, 1)), need, np.zeros(2, np.int64), np.zeros(2, np.int64),
+                  np.zeros(2))""",
+                  modules="engine, pcg64, hands")
+#: Lesson 08's first search decision (SearchBot.estimates, a position a few asks into a game) and a decision of
+#: the opponent-model bot of lesson 09: the rollouts, the sampler and the generator.
+_LESSON_08 = dict(imports="from gofish_teach import Game\nfrom gofish_teach.fast import pcg64\nfrom gofish_teach.bestplay import search\n"
+                          "from gofish_teach.bestplay.modelbot import OpponentModelBot\nfrom gofish_teach.probability import gibbs",
+                  run="""game = Game("pond", 4, seed=3)
+search.SearchBot(seed=0).estimates(game.view(0))
+OpponentModelBot(samples=8, seed=1).choose(game.view(0))""",
+                  modules="search, gibbs, pcg64")
+
+
+def _compiled_in_a_fresh_process(lesson: dict, made: float) -> dict:
+    """Run ``lesson`` in a fresh process: {compiled function: what numba did}; asserts nothing was compiled
+    there, and that every cache it loaded was written by make (no later than its stamp)."""
+    probe = subprocess.run([sys.executable, "-c", _PROBE.format(**lesson)], capture_output=True, text=True,
+                           timeout=600, cwd=VENV)
+    assert probe.returncode == 0, probe.stderr[-3000:]
+    ran = json.loads(probe.stdout.splitlines()[-1])
+    compiled = {name: r for name, r in ran.items() if r["misses"] or not r["hits"]}
+    assert compiled == {}, f"compiled in the lesson, not by make: {sorted(compiled)}"
+    late = {name: r["index"] - made for name, r in ran.items() if r["index"] is None or r["index"] > made + 1}
+    assert late == {}, f"compiled after make's install step (seconds after its stamp): {late}"
+    return ran
 
 
 def test_make_compiles_the_fast_path_so_no_lesson_waits(made):
@@ -71,11 +98,15 @@ def test_make_compiles_the_fast_path_so_no_lesson_waits(made):
     count and the sampler, not the fast path (fast/engine.py, fast/pcg64.py), so numba compiled it in the lesson.
     Now a fresh process playing that tournament loads every compiled function from the disk cache and
     compiles none, and the cache was written by make (no later than its stamp), not by a test or a lesson."""
-    probe = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True, timeout=600, cwd=VENV)
-    assert probe.returncode == 0, probe.stderr[-3000:]
-    ran = json.loads(probe.stdout.splitlines()[-1])
+    ran = _compiled_in_a_fresh_process(_LESSON_00, made)
     assert "gofish_teach.fast.engine._play_many" in ran and "gofish_teach.probability.hands._gather" in ran, sorted(ran)
-    compiled = {name: r for name, r in ran.items() if r["misses"] or not r["hits"]}
-    assert compiled == {}, f"compiled in the lesson, not by make: {sorted(compiled)}"
-    late = {name: r["index"] - made for name, r in ran.items() if r["index"] is None or r["index"] > made + 1}
-    assert late == {}, f"compiled after make's install step (seconds after its stamp): {late}"
+
+
+def test_make_compiles_the_search_bot_so_lesson_08_does_not_wait(made):
+    """Lesson 08's first SearchBot decision waited 18.8 s for numba to compile the rollouts (1.0 s once
+    cached): make compiled the fast path's tournament, not the search's own loop. Now make runs one small
+    decision (``bestplay.search.warm``), and a fresh process making lesson 08's decision and one of the
+    opponent-model bot's (lesson 09) loads the rollouts, the sampler and the generator from make's cache."""
+    ran = _compiled_in_a_fresh_process(_LESSON_08, made)
+    assert "gofish_teach.bestplay.search._rollouts" in ran and "gofish_teach.probability.gibbs._sweeps" in ran, \
+        sorted(ran)

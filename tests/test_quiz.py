@@ -597,7 +597,7 @@ def test_the_quiz_command_writes_the_bank_and_keys_without_chromium(tmp_path):
 
 
 @pytest.mark.parametrize("argv, field", [(["--versions", "0"], "versions"), (["--versions", "101"], "versions"),
-                                         (["--seed", "-1"], "seed"), (["--lessons", "09"], "lessons")])
+                                         (["--seed", "-1"], "seed"), (["--lessons", "99"], "lessons")])
 def test_the_quiz_command_names_bad_input_and_writes_nothing(tmp_path, capsys, argv, field):
     folder = tmp_path / "q"
     with pytest.raises(SystemExit) as stop:

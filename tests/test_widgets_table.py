@@ -338,6 +338,38 @@ def test_knowledge_panel_under_unusual_rules(rules, n_opponents):
         assert "about ranks" in table.heatmap.value
 
 
+def test_who_is_who_panel_through_a_whole_mystery_game():
+    """The panel is the opponent model's posterior from your view, row by row; a mystery table names no
+    bot's strategy until the game is over, and then every one."""
+    from gofish_teach.bestplay import OpponentModel
+
+    table = Table("pond", opponents=["memory", "random", "most_held"], seed=4, who=True, mystery=True)
+    model, rng, panels = OpponentModel(), np.random.default_rng(5), 0
+    while not (table.match.game.is_over and table.waiting_for_you is None):
+        html = table.who.view_html.value
+        assert html.count('class="gf-who-row"') == 3 and table.who.box.layout.display == ""
+        for seat, posterior in model.posterior(table.play.shown_view()).items():
+            best = max(posterior, key=posterior.get)
+            row = html.split(f'<td class="gf-who-name">{table.match.game.names[seat]}</td>')[1].split("</tr>")[0]
+            assert f'class="gf-who-best" title="P({table.match.game.names[seat]} plays' in row
+            assert f"{posterior[best]:.0%}</td>" in row
+        assert not any(f"{s} bot" in table._seat_html[q].value or f"({s} bot)" in table.status.value
+                       for q in (1, 2, 3) for s in ("memory", "random", "most_held"))
+        panels += 1
+        act(table, rng)
+        check(table)
+    assert panels > 5 and "last ask:" in table.who.view_html.value
+    assert all(f"{s} bot" in table._seat_html[q].value for q, s in zip((1, 2, 3), ("memory", "random", "most_held")))
+    table.who.toggle.value = False
+    assert table.who.box.layout.display == "none"
+
+
+def test_who_is_who_panel_under_rules_it_cannot_read_is_a_note():
+    table = Table(Rules.preset("pond").replace(specific_card=True), opponents=["random"] * 2, seed=1, who=True)
+    play_through(table, 1)
+    assert "cannot read this game" in table.who.view_html.value and "Traceback" not in table.who.view_html.value
+
+
 def test_the_table_follows_moves_made_from_code():
     table = Table("pond", opponents=["random"], seed=9)
     target, rank = table.match.game.legal_asks()[0]

@@ -14,7 +14,11 @@
   (discounted CFR, or CFR+), the game's value, and each built-in's exploitability;
 - :mod:`~gofish_teach.bestplay.lp`: the same by the sequence-form linear program, the check;
 - :mod:`~gofish_teach.bestplay.search`: :class:`SearchBot`, determinised Monte Carlo search for the
-  full deck.
+  full deck;
+- :mod:`~gofish_teach.bestplay.likelihood`, :mod:`~gofish_teach.bestplay.opponents` and
+  :mod:`~gofish_teach.bestplay.modelbot`: who am I playing? The likelihood of an ask under each
+  strategy, :class:`OpponentModel`, a posterior over each other seat's strategy learned from its
+  asks, and :class:`OpponentModelBot`, the search with that model of the others.
 
 >>> from gofish_teach import Rules
 >>> result = best_response(Rules.preset("pond").replace(n_ranks=2, hand_size=2), "memory", seat=1)
@@ -28,12 +32,16 @@ from .cfr import Equilibrium, exploitability_of
 from .lp import sequence_form
 from .tree import Tree
 from .search import SearchBot
+from .likelihood import HYPOTHESES, exact_likelihoods, likelihoods
+from .opponents import OpponentModel
+from .modelbot import OpponentModelBot
 from .solve import MAX_OCEAN, MAX_OCEAN_5, MAX_RANKS, Result, Solver, best_response, both_seats, check_size
 from .command import add_command
 
 __all__ = ["BestResponse", "Solver", "Result", "best_response", "both_seats", "check_size", "MAX_RANKS", "MAX_OCEAN",
            "MAX_OCEAN_5", "bench",
            "Tree", "Equilibrium", "EquilibriumPolicy", "exploitability_of", "sequence_form", "SearchBot",
+           "HYPOTHESES", "likelihoods", "exact_likelihoods", "OpponentModel", "OpponentModelBot",
            "add_command"]  # the command line's ``solve``
 
 

@@ -57,8 +57,8 @@ def _rollouts(asks, worlds, oceans, seeds, me, sizes0, books0, known0, last0, de
               empty_rule, end_rule, draw_again, book_size, total_books, teams, bluff, max_asks, won):
     """``won[a, k]``: ``me``'s win share (ties shared; partners pool books) when it makes ask
     ``asks[a]`` in world ``k`` (hands ``worlds[k]``, ocean ``oceans[k]``, seat generators from
-    ``seeds[k]``) and everyone plays on as ``codes`` says. Returns how many rollouts reached
-    ``max_asks`` (scored as an equal share)."""
+    ``seeds[k]``) and everyone plays on as ``codes[k]`` says (a strategy code per seat). Returns how
+    many rollouts reached ``max_asks`` (scored as an equal share)."""
     n, n_ranks = worlds.shape[1], worlds.shape[2]
     hands = np.empty((n, n_ranks), np.int16)
     sizes = np.empty(n, np.int64)
@@ -87,7 +87,7 @@ def _rollouts(asks, worlds, oceans, seeds, me, sizes0, books0, known0, last0, de
             dead[:] = dead0
             rngs[:, :] = start[k]
             # the engine's compiled loop, from this position: the ocean is the deck, me's first ask forced
-            played = play_on(oceans[k], 0, me, asks[a, 0], asks[a, 1], codes, deal, empty_rule, end_rule,
+            played = play_on(oceans[k], 0, me, asks[a, 0], asks[a, 1], codes[k], deal, empty_rule, end_rule,
                              draw_again, book_size, total_books, teams, bluff, max_asks, hands, sizes, books, known,
                              last, dead, rngs, buf, no_trace, clock0, n_books0)[0]
             if played == TOO_LONG:
@@ -248,11 +248,18 @@ class SearchBot:
                 dead[q] |= 1 << index[r]
         seeds = np.random.SeedSequence(entropy + [2]).generate_state(len(worlds) * n, np.uint64).reshape(-1, n)
         won = np.zeros((len(asks), len(worlds)))
-        codes = strategy_codes(["memory" if p == view.player else self.others for p in range(n)])
+        codes = self._codes(view, len(worlds), entropy)
         _rollouts(asks, worlds, oceans, seeds, view.player, np.array(view.hand_sizes, np.int64),
                   np.array([len(b) for b in view.books], np.int64), known, last, dead, record.n_events + 1,
                   codes, *rule_codes(rules, n), MAX_ASKS, won)
         return won
+
+    def _codes(self, view, n_worlds: int, entropy) -> np.ndarray:
+        """How each world's rollouts play each seat: a strategy code (an index of ``FAST_STRATEGIES``)
+        per world and seat, ``memory`` in the bot's own seat and ``others`` elsewhere. A subclass with
+        a model of the others (:class:`~gofish_teach.bestplay.modelbot.OpponentModelBot`) draws them."""
+        lineup = strategy_codes(["memory" if p == view.player else self.others for p in range(view.n_players)])
+        return np.tile(lineup, (n_worlds, 1))
 
 
 class _NoRandom:
@@ -262,3 +269,12 @@ class _NoRandom:
 
     def random(self):
         return 0.5
+
+
+def warm() -> None:
+    """Compile the rollouts now, by one small decision, so that no lesson's first search waits for numba
+    (lesson 08's waited 18.8 s; once cached, loading takes about a second). ``make`` runs this right
+    after installing, beside :func:`gofish_teach.probability.warm`, whose sampler the search also uses."""
+    from ..game import Game
+
+    SearchBot(samples=2, seed=0).choose(Game("pond", 4, seed=0).view(0))

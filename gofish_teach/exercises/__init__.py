@@ -34,10 +34,11 @@ from .plain import decode as decode_plain, encode as encode_plain
 from .sandbox import call as call_in_child
 from .game_logic import BOOKS, DEAL, GAME_OVER, GIVE, LEGAL_ASKS, NEXT_ASKER
 from .strategy import ASK_WHO_ASKED, CAPSTONE, EXPERIMENT, SMALL_POND, biggest_pile, lowest_rank, random_asker
+from .strategy_posterior import POSTERIOR_AFTER_ASK
 
 #: Every exercise, in the order of the notebooks (rising difficulty).
 EXERCISES: tuple[Exercise, ...] = (DEAL, LEGAL_ASKS, GIVE, BOOKS, NEXT_ASKER, GAME_OVER, P_LUCKY, P_HOLDS,
-                                   ASK_WHO_ASKED, EXPERIMENT, CAPSTONE)
+                                   ASK_WHO_ASKED, EXPERIMENT, CAPSTONE, POSTERIOR_AFTER_ASK)
 _BY_ID = {ex.id: ex for ex in EXERCISES}
 
 

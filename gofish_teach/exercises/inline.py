@@ -13,7 +13,8 @@ answers: each check's reference function, ``<function>_reference``, is in the te
 (:mod:`.casedata`): the public cases with their answers, and a pool of hidden cases whose answers
 are sealed (salted hashes). The checks live in one module per group of lessons, imported at the
 bottom of this one in lesson order (:mod:`.inline_counting`, lessons 00-03; :mod:`.inline_inference`,
-04-05; :mod:`.inline_testing`, 06-07; :mod:`.inline_bestplay`, 08; :mod:`.inline_class`, 10).
+04-05; :mod:`.inline_testing`, 06-07; :mod:`.inline_bestplay`, 08;
+:mod:`.inline_opponents`, 09; :mod:`.inline_class`, 10).
 
 To add one: call :func:`inline` in its lesson's module (the function's name, the public inputs,
 a ``hidden`` maker of one random input, and how answers compare), write ``<function>_reference``
@@ -210,6 +211,7 @@ class ExactFractions(Exercise):
 # Each lesson group's checks live in a module of its own (this file would pass 600 lines); importing
 # them here, after the registry and its helpers exist, registers them in lesson order. They import
 # ``inline`` and the helpers from this module, so these imports must stay at the bottom.
-from . import inline_counting, inline_inference, inline_testing, inline_bestplay, inline_class  # noqa: E402,F401  (00-08, 10)
+from . import inline_counting, inline_inference, inline_testing, inline_bestplay  # noqa: E402,F401  (00-08)
+from . import inline_opponents, inline_class  # noqa: E402,F401  (09, 10)
 
 __all__ = ["INLINE", "ExactFractions", "ExactList", "ExactNumber", "inline", "or_none", "unique_draws", "run_check"]

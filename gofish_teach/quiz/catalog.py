@@ -5,11 +5,12 @@ from .items_00_02 import ITEMS as _EARLY
 from .items_03_05 import ITEMS as _MIDDLE
 from .items_06_07 import ITEMS as _LATE
 from .items_08 import ITEMS as _BEST
+from .items_09 import ITEMS as _WHO
 from .items_10 import ITEMS as _CLASS
 from .model import Item, Version, make_version
 
 #: Every item of the bank, lesson by lesson.
-ITEMS: tuple[Item, ...] = tuple(_EARLY + _MIDDLE + _LATE + _BEST + _CLASS)
+ITEMS: tuple[Item, ...] = tuple(_EARLY + _MIDDLE + _LATE + _BEST + _WHO + _CLASS)
 
 def items_for(lessons=None) -> list[Item]:
     """The items of the given lessons (two-digit strings such as ``"03"``), or every item."""

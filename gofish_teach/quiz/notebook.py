@@ -18,7 +18,8 @@ from .model import LETTERS
 #: The lessons' titles, as their first headings give them (the tests check they still match).
 TITLES = {"00": "Welcome to gofish-teach", "01": "Play, and the rules", "02": "Counting the deal", "03": "Fishing from the ocean",
           "04": "What asks reveal", "05": "Models and calibration", "06": "Testing a strategy",
-          "07": "Variants and game length", "08": "How good can a strategy be?", "10": "The class at the table"}
+          "07": "Variants and game length", "08": "How good can a strategy be?", "09": "Who am I playing?",
+          "10": "The class at the table"}
 #: The version the notebook shows of each item.
 SEED, VERSION = 0, 1
 

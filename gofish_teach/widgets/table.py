@@ -26,7 +26,9 @@ advance one bot ask per click). ``Undo`` takes back your last ask; ``New game`` 
 the seed is shown so a class can replay the same deal. The knowledge panel (``knowledge=True`` or its toggle)
 shows, from your view only and exactly, P(each opponent holds at least one of each rank) and
 the ocean's top card, with the stated-facts answer beside it on demand; ``Hint`` shows what
-the ``memory`` and ``greedy`` strategies would ask and why. After a click in the page the panel's
+the ``memory`` and ``greedy`` strategies would ask and why; "Who is who?" (``who=True``) shows, for each
+bot, the chance of each strategy given its asks so far (Bayes' rule; ``mystery=True`` hides the bots'
+strategies until the game ends, so a class can guess first). After a click in the page the panel's
 exact count is an event of its own: the table is drawn at once, the panel keeping the chances it
 showed, dimmed under a "Counting…" note, until the count has run (before the next bot ask); a
 state shown before (``Undo``) is remembered and shown at once. In a kernel the count itself runs
@@ -54,6 +56,7 @@ from ..strategies import strategy_name
 from . import _cards, _knowledge, _table_play
 from ._focus import FocusKeeper
 from ._knowledge import COUNTING_HINT, while_counting
+from ._opponents import OpponentsPanel
 from ._panes import Placeheld, one_blas_thread, settle_libraries, stable_model_id
 from ._table_play import TablePlay
 from ._words import a_card, cards_word, count_of, default_names, read_seed, rules_code, say
@@ -96,6 +99,8 @@ class Table(Placeheld, widgets.VBox):
         knowledge: open the knowledge panel at once.
         step: start in step mode (a teacher advances the bots one ask at a time).
         hints: show the hints at once.
+        who: open the "Who is who?" panel at once (:mod:`._opponents`).
+        mystery: hide the bots' strategies until the game ends.
 
     Attributes:
         match: the :class:`~gofish_teach.match.Match` being played (``match.game`` is the game).
@@ -116,7 +121,7 @@ class Table(Placeheld, widgets.VBox):
 
     def __init__(self, rules="pond", opponents: Sequence = ("memory", "random", "greedy"), seed=None, *,
                  seat: int = 0, names: Sequence[str] | None = None, knowledge: bool = False,
-                 step: bool = False, hints: bool = False):
+                 step: bool = False, hints: bool = False, who: bool = False, mystery: bool = False):
         if isinstance(rules, str):
             rules = Rules.preset(rules)
         if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence) or not opponents:
@@ -133,6 +138,8 @@ class Table(Placeheld, widgets.VBox):
         self.match = Match(rules, lineup, seed=seed, names=names)
         self.me = seat
         self._opponents = [strategy_name(o) for o in opponents]
+        self.mystery = bool(mystery)
+        self.who = OpponentsPanel(who, seed=0)  # the "Who is who?" panel: its toggle, its box
         self.play = TablePlay(self.match, seat, self, stepping=step)  # the turns, the bots' asks, the panel's counts
         self._rank: str | None = None    # the rank picked, for your next ask
         self._fresh: set = set()         # cards new in your hand since your last action (highlighted)
@@ -226,7 +233,7 @@ class Table(Placeheld, widgets.VBox):
                                                  tooltip="the same question answered from stated facts only")
         self.hint_toggle = widgets.ToggleButton(value=hints, description="Hint",
                                                 tooltip="what the memory and greedy bots would ask here, and why")
-        for toggle in (self.knowledge_toggle, self.facts_toggle, self.hint_toggle):
+        for toggle in (self.knowledge_toggle, self.facts_toggle, self.hint_toggle, self.who.toggle):
             toggle.observe(self._handler(_nothing, quiet=True), names="value")
         self.new_button = _button("New game", "gf-new", style="success")
         self.new_button.on_click(self._handler(self._new_game))
@@ -238,7 +245,7 @@ class Table(Placeheld, widgets.VBox):
         self.deal_button = _button("Deal this seed", "gf-deal")
         self.deal_button.on_click(self._handler(self._deal_seed))
         controls = widgets.HBox([self.undo_button, self.step_toggle, self.next_button, self.play_button,
-                                 self.knowledge_toggle, self.facts_toggle, self.hint_toggle],
+                                 self.knowledge_toggle, self.facts_toggle, self.hint_toggle, self.who.toggle],
                                 layout=widgets.Layout(flex_flow="row wrap", margin="8px 0 0 0"))
         dealing = widgets.HBox([self.new_button, self.seed_box, self.deal_button],
                                layout=widgets.Layout(flex_flow="row wrap"))
@@ -261,7 +268,7 @@ class Table(Placeheld, widgets.VBox):
         top = widgets.HBox([self.header, dealing], layout=widgets.Layout(justify_content="space-between",
                                                                           flex_flow="row wrap"))
         self.children = [self._style, FocusKeeper(), top, seats_row, middle, self._you, self.hand_box,
-                         self._bluff_row, self.suit_choice, ask_row, controls, self.hint_box, bottom]
+                         self._bluff_row, self.suit_choice, ask_row, controls, self.hint_box, self.who.box, bottom]
 
     # ------------------------------------------------------------------ the game played (TablePlay)
     @property
@@ -471,7 +478,7 @@ class Table(Placeheld, widgets.VBox):
 
         for q, html in self._seat_html.items():
             html.value = _cards.seat_box(
-                names[q], match.label_of(q), view.hand_sizes[q], view.books[q],
+                names[q], self._label(q, over), view.hand_sizes[q], view.books[q],
                 turn=not over and view.current_player == q, partner=q == partner,
                 won=over and q in game.winners, revealed=game.hand(q) if over else None)
         for q, button in self.ask_buttons.items():
@@ -540,6 +547,15 @@ class Table(Placeheld, widgets.VBox):
         self.log_view.value = _cards.log_html([(line, _cards.kind(e), _cards.involves(e, me))
                                           for line, e in zip(self.log_lines, view.events)], self._mark)
         self._render_knowledge(view, my_turn)
+        self.who.render(view, names)
+
+    def _strategy(self, seat: int, over: bool) -> str | None:
+        """A bot's strategy as the table shows it: hidden in a mystery table until the game is over."""
+        return None if self.mystery and not over else self.match.strategy_of(seat)
+
+    def _label(self, seat: int, over: bool) -> str | None:
+        """How the seat's box names its bot ("memory bot"): hidden in a mystery table until the game is over."""
+        return None if self.mystery and not over else self.match.label_of(seat)
 
     def _status_text(self, view, over: bool, my_turn: bool) -> str:
         names, me = self.match.game.names, self.me
@@ -569,12 +585,12 @@ class Table(Placeheld, widgets.VBox):
         seat = self.match.bot_to_move
         if seat is not None:
             if self.bots_playing:
-                return lead + (f"<b>{names[seat]}'s turn</b> ({self.match.strategy_of(seat)} bot). "
+                return lead + (f"<b>{names[seat]}'s turn</b> ({self._strategy(seat, False) or 'mystery'} bot). "
                                "The bots are playing, one ask at a time: read them in the log.")
             if self.step_toggle.value:
-                return lead + (f"<b>{names[seat]}'s turn</b> ({self.match.strategy_of(seat)} bot). Step mode: "
+                return lead + (f"<b>{names[seat]}'s turn</b> ({self._strategy(seat, False) or 'mystery'} bot). Step mode: "
                                "click “Next bot ask” or “Play to my turn”.")
-            return lead + f"<b>{names[seat]}'s turn</b> ({self.match.strategy_of(seat)} bot)."
+            return lead + f"<b>{names[seat]}'s turn</b> ({self._strategy(seat, False) or 'mystery'} bot)."
         return lead
 
     def _render_knowledge(self, view, my_turn: bool, count: bool = False) -> None:

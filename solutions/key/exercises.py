@@ -269,3 +269,28 @@ def ask_who_asked_hidden(rng):
     """The grader's hidden positions: one of each kind, from games its secret seed chooses."""
     start = int(rng.integers(1000, 2**30))
     return [position_case(spec) for spec in find_positions(range(start, start + 400), per_category=1)]
+
+
+def posterior_after_ask_reference(prior, hand, opponents, shown, ask):
+    """Exercise 12: the posterior over the strategies ``prior`` names (``random``, ``memory``, ``most_held``)
+    after the seat holding ``hand`` made ``ask``, every opponent holding cards and no ask dead (the
+    exercise's rules; self-contained, so that the answers can move as one function)."""
+    order = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    target, asked = ask
+    held = sorted(hand, key=order.index)
+    if asked not in hand or target not in opponents:
+        return {name: Fraction(p) for name, p in prior.items()}
+    most = max(held, key=hand.get)  # max keeps the first of equals: the lowest rank
+    most_held = Fraction(asked == most, len(opponents))
+    wanted = [r for r in held if any(q in opponents for q in shown.get(r, []))]
+    if wanted:
+        rank = max(wanted, key=hand.get)
+        memory = Fraction((target, asked) == ([q for q in shown[rank] if q in opponents][-1], rank))
+    else:
+        memory = most_held
+    likelihood = {"random": Fraction(1, len(held) * len(opponents)), "memory": memory, "most_held": most_held}
+    weights = {name: Fraction(p) * likelihood[name] for name, p in prior.items()}
+    total = sum(weights.values())
+    if total == 0:
+        return {name: Fraction(p) for name, p in prior.items()}
+    return {name: w / total for name, w in weights.items()}

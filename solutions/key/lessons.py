@@ -1,4 +1,4 @@
-"""The reference answers of the lessons' checks ("Check your understanding"), lessons 00-08 and 10.
+"""The reference answers of the lessons' checks ("Check your understanding"), lessons 00-10.
 
 The teacher's key (see ``__init__.py``): each ``f_reference`` is the answer to a call of the
 check whose function is ``f`` (:mod:`gofish_teach.exercises.inline` holds the checks' inputs,
@@ -149,6 +149,27 @@ def value_of_information_reference(prior, payoff):
     blind = max(sum(Fraction(prior[s]) * row[s] for s in states) for row in payoff)
     seeing = sum(Fraction(prior[s]) * max(row[s] for row in payoff) for s in states)
     return seeing - blind
+
+
+# lesson 09
+def posterior_over_strategies_reference(prior, likelihoods):
+    """The posterior over the strategies after the asks: the prior times each ask's likelihood, scaled to add up to 1."""
+    weights = [Fraction(p) for p in prior]
+    for ask in likelihoods:
+        weights = [w * Fraction(x) for w, x in zip(weights, ask)]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def asks_needed_reference(prior, ratio, sure):
+    """The fewest asks, each ``ratio`` times likelier under the true strategy than under the other, that raise its
+    probability from ``prior`` to at least ``sure``."""
+    prior, ratio, sure = Fraction(prior), Fraction(ratio), Fraction(sure)
+    odds, wanted, asks = prior / (1 - prior), sure / (1 - sure), 0
+    while odds < wanted:
+        odds *= ratio
+        asks += 1
+    return asks
 
 
 # lesson 10
