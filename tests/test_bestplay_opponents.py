@@ -16,7 +16,7 @@ from gofish_teach.bestplay.likelihood import HYPOTHESES, Public, greedy_table, l
 from gofish_teach.bestplay.modelbot import STAND_INS, OpponentModelBot
 from gofish_teach.bestplay.opponents import OpponentModel
 from gofish_teach.exercises.strategy import lowest_rank
-from gofish_teach.fast_spec import FAST_STRATEGIES
+from gofish_teach.fast import FAST_STRATEGIES
 from gofish_teach.strategies import STRATEGIES, play_out, seat_rng
 
 POND = Rules.preset("pond")

@@ -295,7 +295,7 @@ def test_the_key_is_masked_in_the_sandbox_even_where_a_bind_would_show_it(tmp_pa
             outside.stderr, outside.stderr[-2000:]
         notebook(tmp_path / "class" / "prober" / "01-deal.ipynb", "01-deal", probe)
         out, log = io.StringIO(), io.StringIO()
-        rows = grade(tmp_path / "class", out=out, log=log, sandbox="require", key=hideout / "key",
+        rows = grade(tmp_path / "class", out=out, log=log, sandbox="require", key=hideout / "key", exercises=["01"],
                      time_limit=120, cell_time_limit=60)
     finally:
         shutil.rmtree(hideout)

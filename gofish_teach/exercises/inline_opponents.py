@@ -26,8 +26,8 @@ def _posterior_hidden(rng):
 _HALF, _THIRD = Fraction(1, 2), Fraction(1, 3)
 inline("L09-posterior-over-strategies", "posterior_over_strategies",
        [(([_HALF, _HALF], [[1, Fraction(1, 15)]]),
-         "memory or random, even odds; West asks the one known holder: memory's ask for sure, random's 1 in 15"),
-        (([_HALF, _HALF], [[0, Fraction(1, 15)]]), "an ask memory would never make: memory is out"),
+         "two strategies at even odds; the ask is certain under the first, 1 in 15 under the second"),
+        (([_HALF, _HALF], [[0, Fraction(1, 15)]]), "an ask the first strategy never makes: it is out"),
         (([Fraction(1, 4)] * 4, [[Fraction(1, 5), Fraction(1, 2), Fraction(1, 2), Fraction(1, 10)]]),
          "four strategies, one ask"),
         (([_THIRD] * 3, [[Fraction(1, 6), _HALF, _HALF], [Fraction(1, 6), 1, Fraction(1, 3)]]),
@@ -48,9 +48,9 @@ def _asks_needed_hidden(rng):
 
 
 inline("L09-asks-needed", "asks_needed",
-       [((_HALF, 15, Fraction(19, 20)), "memory's sure ask, 15 times likelier than random's: from even odds to 95%"),
+       [((_HALF, 15, Fraction(19, 20)), "an ask 15 times likelier under the truth: from even odds to 95%"),
         ((_HALF, 2, Fraction(19, 20)), "asks only twice as likely under the truth"),
-        ((_HALF, Fraction(11, 10), Fraction(19, 20)), "random against other: each ask says little"),
+        ((_HALF, Fraction(11, 10), Fraction(19, 20)), "two strategies that ask alike: each ask says little"),
         ((Fraction(1, 5), 2, Fraction(19, 20)), "a prior of 1 in 5 (five strategies alike)"),
         ((Fraction(19, 20), 3, Fraction(19, 20)), "already sure: no ask needed"),
         ((_HALF, 3, Fraction(99, 100)), "sure to 99%")],

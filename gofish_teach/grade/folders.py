@@ -135,7 +135,7 @@ def expected_exercises(exercises=None) -> list[str]:
     >>> expected_exercises(["3", "01"])
     ['01-deal', '03-give']
     >>> len(expected_exercises())
-    11
+    12
     """
     from ..exercises import EXERCISES, get_exercise
 

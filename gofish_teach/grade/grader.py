@@ -147,6 +147,11 @@ def grade(folder, *, out=None, log=None, time_limit: float = TIME_LIMIT, cell_ti
     folder = Path(folder).absolute()  # the children run elsewhere: a relative path would point nowhere
     notes: list[str] = []
     submissions = find_submissions(folder, notes)
+    for name, submission in list(submissions.items()):
+        # The answer key kept beside the notebooks (the repository's solutions/key/) is nobody's work.
+        if submission.home is not None and submission.home.resolve() == key.folder.resolve():
+            del submissions[name]
+            notes.append(f"skipped {name}/: it is the answer key (--key), not a submission")
     for note in notes:
         _say(log, note)
     if not submissions:
