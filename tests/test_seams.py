@@ -56,34 +56,6 @@ KNOWN = {
         "warm() compiles a hand's gather loop: made public next",
     ('gofish_teach.probability.hands', 'gofish_teach.probability.pools:_COMB'):
         'the binomial table: made public next',
-    ('gofish_teach.probability.montecarlo', 'gofish_teach.probability.gibbs:_BINOM'):
-        "the Gibbs sampler's split: gibbs' public surface is the next step",
-    ('gofish_teach.probability.montecarlo', 'gofish_teach.probability.gibbs:_FACT'):
-        "the Gibbs sampler's split: gibbs' public surface is the next step",
-    ('gofish_teach.probability.montecarlo', 'gofish_teach.probability.gibbs:_FALLING'):
-        "the Gibbs sampler's split: gibbs' public surface is the next step",
-    ('gofish_teach.probability.montecarlo', 'gofish_teach.probability.gibbs:_Hands'):
-        "the Gibbs sampler's split: gibbs' public surface is the next step",
-    ('gofish_teach.probability.montecarlo', 'gofish_teach.probability.gibbs:_cycle'):
-        "the Gibbs sampler's split: gibbs' public surface is the next step",
-    ('gofish_teach.probability.montecarlo', 'gofish_teach.probability.gibbs:_draw'):
-        "the Gibbs sampler's split: gibbs' public surface is the next step",
-    ('gofish_teach.probability.montecarlo', 'gofish_teach.probability.gibbs:_fits_rule'):
-        "the Gibbs sampler's split: gibbs' public surface is the next step",
-    ('gofish_teach.probability.montecarlo', 'gofish_teach.probability.gibbs:_pick'):
-        "the Gibbs sampler's split: gibbs' public surface is the next step",
-    ('gofish_teach.probability.montecarlo', 'gofish_teach.probability.gibbs:_redraw'):
-        "the Gibbs sampler's split: gibbs' public surface is the next step",
-    ('gofish_teach.probability.montecarlo', 'gofish_teach.probability.gibbs:_start'):
-        "the Gibbs sampler's split: gibbs' public surface is the next step",
-    ('gofish_teach.probability.montecarlo', 'gofish_teach.probability.gibbs:_sweeps'):
-        "the Gibbs sampler's split: gibbs' public surface is the next step",
-    ('gofish_teach.probability.montecarlo', 'gofish_teach.probability.gibbs:_team_rule'):
-        "the Gibbs sampler's split: gibbs' public surface is the next step",
-    ('gofish_teach.probability.montecarlo', 'gofish_teach.probability.gibbs:_weight'):
-        "the Gibbs sampler's split: gibbs' public surface is the next step",
-    ('gofish_teach.probability.montecarlo', 'gofish_teach.probability.gibbs:_work'):
-        "the Gibbs sampler's split: gibbs' public surface is the next step",
     ('gofish_teach.simulate', 'executors._watch'):
         "the executors' split: their public names are the next step",
     ('gofish_teach.simulate', 'gofish_teach.cards:_deck'):

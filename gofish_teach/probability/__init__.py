@@ -34,10 +34,12 @@ from .answers import OCEAN, Belief, Table, from_counts
 from .exact import COUNTING, LAST_RESORT_JOINT, MEMORY, TooBig, one_blas_thread, story_key, world_counts
 from .facts import Facts
 from .history import NotExact, read
-from .montecarlo import NoStart, estimate, sample_hands, whole
+from .gibbs import HiddenHands, NoStart, draw_hidden_hands
+from .montecarlo import estimate, sample_hands, whole
 
 __all__ = ["posterior", "estimate", "Facts", "Belief", "Table", "OCEAN", "NotExact", "Fraction", "warm",
-           "one_blas_thread"]  # for the widgets: a click's numpy on one BLAS thread, as the exact counts are
+           "one_blas_thread",  # for the widgets: a click's numpy on one BLAS thread, as the exact counts are
+           "draw_hidden_hands", "HiddenHands", "NoStart", "whole"]  # the sampler's, for the search bot
 
 
 def posterior(view, *, fallback: bool = True, samples: int = 4_000, seed: int = 0) -> Belief:
