@@ -26,20 +26,6 @@ from test_wings import imports, modules
 
 #: Uses of private names across modules that stay for now: (module, what it uses) -> why.
 KNOWN = {
-    ('gofish_teach.bestplay.cfr', 'tree._hist_chunk'):
-        "the tree's histories: a public walk of them is the next step",
-    ('gofish_teach.bestplay.cfr', 'tree._hist_parent'):
-        "the tree's histories: a public walk of them is the next step",
-    ('gofish_teach.bestplay.cfr', 'tree._iset_hist'):
-        "the tree's histories: a public walk of them is the next step",
-    ('gofish_teach.bestplay.policy', 'gofish_teach.bestplay.solve:_items'):
-        "the solver's next belief: a public next_belief is the next step",
-    ('gofish_teach.bestplay.policy', 'solver._normalised'):
-        "the solver's next belief: a public next_belief is the next step",
-    ('gofish_teach.bestplay.policy', 'solver._obs_ids'):
-        "the solver's next belief: a public next_belief is the next step",
-    ('gofish_teach.bestplay.policy', 'solver._step'):
-        "the solver's next belief: a public next_belief is the next step",
     ('gofish_teach.exercises.chances', 'gofish_teach.exercises.game_logic:_answers'):
         'exercises/ is being edited on another branch (issue 46 names these after it merges)',
     ('gofish_teach.exercises.checking', 'gofish_teach.exercises.sandbox:_safe_repr'):

@@ -27,7 +27,7 @@ World(hands=((2, 0, 0), (0, 1, 1)), booked=(0, 0, 0), books=(0, 0), turn=0, show
 from __future__ import annotations
 
 from fractions import Fraction
-from math import gcd
+from math import lcm
 from operator import mul, truediv
 from typing import NamedTuple
 
@@ -101,12 +101,10 @@ class Model:
         # one card of each rank, as a draw's counts (built once: every fishing draw uses one)
         self._units = [tuple(int(r == card) for r in range(self.n_ranks)) for card in range(self.n_ranks)]
         if exact == "ratio":
-            lcm = 1
-            for n in range(2, self.n_ranks + 1):
-                lcm = lcm * n // gcd(lcm, n)
-            # a uniform choice among n ranks as lcm/n out of lcm: every world's policy shares one denominator
+            common = lcm(*range(1, self.n_ranks + 1))
+            # a uniform choice among n ranks as common/n out of common: every world's policy shares one denominator
             self._p, self._mul, self._one = _pair, _mul_pairs, (1, 1)
-            self._uniform = lambda n: (lcm // n, lcm)
+            self._uniform = lambda n: (common // n, common)
         elif exact:
             self._p, self._mul, self._one, self._uniform = Fraction, mul, 1, lambda n: Fraction(1, n)
         else:

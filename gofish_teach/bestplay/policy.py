@@ -17,10 +17,8 @@ solver's backward induction says is best there. It plays either seat, so seats m
 """
 from __future__ import annotations
 
-from math import gcd
-
 from .model import observe
-from .solve import Solver, _items
+from .solve import Impossible, Solver
 
 
 class BestResponse:
@@ -54,7 +52,7 @@ class BestResponse:
         chunks = observe(view.events, self.rules)
         try:
             return self.belief_of(view.player, chunks, True)
-        except _Impossible:  # the opponent is not the built-in: the possible worlds alone
+        except Impossible:  # the opponent is not the built-in: the possible worlds alone
             return self.belief_of(view.player, chunks, False)
 
     def belief_of(self, seat: int, chunks: list, weighted: bool = True):
@@ -66,7 +64,7 @@ class BestResponse:
             if len(chunks) == 1:
                 known = solver.roots()[chunks[0]][1]
             else:
-                known = _next(solver, self.belief_of(seat, chunks[:-1], weighted), chunks[-1], weighted)
+                known = solver.next_belief(self.belief_of(seat, chunks[:-1], weighted), chunks[-1], weighted)
             self._beliefs[key] = known
         return known
 
@@ -118,37 +116,3 @@ class EquilibriumPolicy:
         return view.opponents[0], rank
 
     __call__ = choose
-
-
-class _Impossible(ValueError):
-    """The events cannot happen if the opponent plays the built-in."""
-
-
-def _next(solver: Solver, belief, chunk: tuple, weighted: bool):
-    """The belief after the events ``chunk`` (one ask and what followed it)."""
-    _, asker, rank = chunk[0]
-    if asker == solver.seat:
-        weights = solver.children(belief, rank).get(chunk)
-    elif weighted:
-        weights = solver.children(belief).get(chunk)
-    else:  # any held rank, equally likely: 1/len(held) as lcm/len(held) keeps the weights whole
-        weights, lcm = {}, _lcm(solver.model.n_ranks)
-        oid = solver._obs_ids.get(chunk)
-        for world, p in _items(belief):
-            held = solver.model.asks(solver.worlds[world])
-            if rank in held:
-                for qn, qd, child, obs in solver._step(world, rank):
-                    if obs == oid:
-                        weights[child] = weights.get(child, 0) + p * qn * (lcm // len(held))
-    if not weights:
-        if weighted:
-            raise _Impossible("BestResponse: the opponent made an ask the built-in would not make")
-        raise ValueError("BestResponse: these events cannot happen in the solved game")
-    return solver._normalised(weights)[1]
-
-
-def _lcm(n: int) -> int:
-    out = 1
-    for k in range(2, n + 1):
-        out = out * k // gcd(out, k)
-    return out

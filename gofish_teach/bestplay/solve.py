@@ -33,7 +33,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-from math import gcd
+from math import gcd, lcm
 from operator import truediv
 
 from .model import Model, World
@@ -301,6 +301,43 @@ class Solver:
             out[self.observations[o]] = (p, after)
         return out
 
+    def next_belief(self, belief, chunk: tuple, weighted: bool = True):
+        """The seat's belief after the observation ``chunk`` (one ask and what followed it, as
+        :func:`~gofish_teach.bestplay.model.observe` gives it) from ``belief`` (as this solver keys
+        it: from :meth:`roots`, :meth:`outcomes` or this method). ``weighted``: the opponent's asks
+        count by its policy, as in the solved game; otherwise each rank it holds is equally likely
+        (for an opponent that is not the built-in: the possible worlds alone). Raises
+        :class:`Impossible` when ``chunk`` cannot follow ``belief``.
+
+        It is how a strategy follows a game: each outcome of an ask leads to its belief.
+
+        >>> from gofish_teach import Rules
+        >>> solver = Solver(Rules.preset("pond").replace(n_ranks=2, hand_size=2), "memory", seat=0)
+        >>> p, start = solver.roots()[max(solver.roots())]
+        >>> after = solver.outcomes(start, solver.best_ask(start))
+        >>> all(solver.next_belief(start, chunk) == belief for chunk, (q, belief) in after.items())
+        True
+        """
+        _, asker, rank = chunk[0]
+        if asker == self.seat:
+            weights = self.children(belief, rank).get(chunk)
+        elif weighted:
+            weights = self.children(belief).get(chunk)
+        else:  # any held rank, equally likely: 1/len(held) as lcm/len(held) keeps the weights whole
+            weights, common = {}, lcm(*range(1, self.model.n_ranks + 1))
+            oid = self._obs_ids.get(chunk)
+            for world, p in _items(belief):
+                held = self.model.asks(self.worlds[world])
+                if rank in held:
+                    for qn, qd, child, obs in self._step(world, rank):
+                        if obs == oid:
+                            weights[child] = weights.get(child, 0) + p * qn * (common // len(held))
+        if not weights:
+            if weighted:
+                raise Impossible(f"bestplay: the opponent made an ask {self.against} would not make")
+            raise Impossible("bestplay: these events cannot happen in the solved game")
+        return self._normalised(weights)[1]
+
     def distribution(self, belief) -> dict:
         """``belief`` as ``{world number: probability}`` (Fractions when ``exact``), to read or print.
 
@@ -409,6 +446,10 @@ class Solver:
             memo[world] = v
             return v
         return sum(p * value(world) for p, world, obs in model.deals())
+
+
+class Impossible(ValueError):
+    """Observations that cannot follow a belief in the solved game (:meth:`Solver.next_belief`)."""
 
 
 class _Both:
