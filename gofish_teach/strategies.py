@@ -50,7 +50,23 @@ class GameTooLong(RuntimeError):
     """A game passed its cap on asks without ending: almost surely a strategy that never makes progress.
 
     Both engines raise this one class (:mod:`~gofish_teach.simulate` and :mod:`~gofish_teach.fast`).
+
+    Attributes:
+        row: which of the decks given to :func:`gofish_teach.fast.play_games` was stuck (so that
+            ``simulate`` can name the tournament's game), or ``None``.
+        idle_asks: how many of the game's last asks moved no card, or ``None`` where not counted.
+
+    >>> error = GameTooLong("decks[3] passed max_asks=10 asks without ending", row=3, idle_asks=8)
+    >>> error.row, error.idle_asks, str(error)
+    (3, 8, 'decks[3] passed max_asks=10 asks without ending')
     """
+
+    row: int | None
+    idle_asks: int | None
+
+    def __init__(self, message: str, *, row: int | None = None, idle_asks: int | None = None):
+        super().__init__(message)
+        self.row, self.idle_asks = row, idle_asks
 
 
 def pick(options: Sequence, rng):
