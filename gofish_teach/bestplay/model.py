@@ -114,12 +114,15 @@ class Model:
     def start(self, hand0, hand1) -> World:
         """The position after dealing ``hand0`` and ``hand1`` (rank counts), books laid, settled.
 
-        Only for deals that need no draws to settle (see :meth:`deals` for the general case).
+        Only for deals that need no draws to settle (see :meth:`dealt` for the general case).
         """
-        (prob, world, obs), = self._after_deal(hand0, hand1)
+        (prob, world, obs), = self.dealt(hand0, hand1)
         return world
 
-    def _after_deal(self, hand0, hand1):
+    def dealt(self, hand0, hand1) -> list:
+        """Every outcome of dealing ``hand0`` and ``hand1`` (rank counts): books laid, and, if a hand
+        is then empty, what the empty-hand rule draws, as ``(probability, world, (obs0, obs1))``
+        (the probability given this deal; one outcome with probability 1 when nothing is drawn)."""
         w = _W(World((tuple(hand0), tuple(hand1)), (0,) * self.n_ranks, (0, 0), 0, (0, 0), (0, 0), False))
         obs = [("D", 0, self.deal_size, tuple(hand0), False), ("D", 1, self.deal_size, tuple(hand1), False)]
         for p in (0, 1):
@@ -141,7 +144,7 @@ class Model:
         for h0, p0 in _draws([SUITS_PER_RANK] * n, size, self._p):
             rest = [SUITS_PER_RANK - a for a in h0]
             for h1, p1 in _draws(rest, size, self._p):
-                for prob, world, obs in self._after_deal(h0, h1):
+                for prob, world, obs in self.dealt(h0, h1):
                     yield mul(mul(p0, p1), prob), world, obs
 
     # ------------------------------------------------------------------ the built-ins, as seen by ``seat``
