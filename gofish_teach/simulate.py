@@ -44,7 +44,7 @@ import sys
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Sequence
 
 import numpy as np
 
@@ -172,7 +172,7 @@ def _play_one(by_seat: Sequence, rules: Rules, deck_codes, seeds, *, max_asks: i
     """Play one game of the readable engine to its end (capped at ``max_asks`` asks unless 0);
     ``rngs``, when given, are the seats' generators already made from ``seeds`` (:func:`seat_rngs`)."""
     game = Game(rules, len(by_seat), deck=deck_cards(rules, deck_codes))
-    strategies = [_guarded(s, time_limit, where, lineup or by_seat) for s in by_seat] if time_limit else by_seat
+    strategies = [_Guarded(s, time_limit, where, lineup or by_seat) for s in by_seat] if time_limit else by_seat
     rngs = rngs or [seat_rng(int(seeds[s])) for s in range(len(by_seat))]
     try:  # the cap is play_out's own check, not a wrapper around every decision
         play_out(game, strategies, rngs, max_asks=max_asks)
@@ -185,30 +185,31 @@ def _play_one(by_seat: Sequence, rules: Rules, deck_codes, seeds, *, max_asks: i
     return game
 
 
-def _guarded(strategy, time_limit, where: str, lineup) -> Callable:
-    """``strategy``, stopping a decision with :class:`DecisionTimeout` after ``time_limit``
-    seconds (needs the handler :class:`DecisionAlarm` installs)."""
-    choose, name = get_strategy(strategy), strategy_name(strategy)
+class _Guarded:
+    """``strategy`` as a :class:`~gofish_teach.strategies.Strategy` of the same name, stopping a
+    decision with :class:`DecisionTimeout` after ``time_limit`` seconds (needs the handler
+    :class:`DecisionAlarm` installs)."""
 
-    def guarded(view, rng):
+    def __init__(self, strategy, time_limit, where: str, lineup):
+        self.strategy, self.name = get_strategy(strategy), strategy_name(strategy)  # play_out's messages name it
+        self.time_limit, self.where, self.lineup = time_limit, where, lineup
+
+    def choose(self, view, rng):
         watch = executors.current_watch()
         try:
             if watch is not None:  # the parent's deadline, for a strategy that ignores the alarm
                 watch.begin(view.player)
-            signal.setitimer(signal.ITIMER_REAL, time_limit)
+            signal.setitimer(signal.ITIMER_REAL, self.time_limit)
             try:
-                return choose(view, rng)
+                return self.strategy(view, rng)
             finally:
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 if watch is not None:
                     watch.end()
         except OutOfTime:
-            raise DecisionTimeout(f"strategy {name!r} (seat {view.player}) took more than time_limit={time_limit:g} s "
-                                  f"over one decision, in {where} (lineup as given: "
-                                  f"{', '.join(map(_label, lineup))}); does it ever return?") from None
-
-    guarded.__name__ = name  # so that play_out's messages name the real strategy
-    return guarded
+            raise DecisionTimeout(f"strategy {self.name!r} (seat {view.player}) took more than "
+                                  f"time_limit={self.time_limit:g} s over one decision, in {self.where} (lineup as "
+                                  f"given: {', '.join(map(_label, self.lineup))}); does it ever return?") from None
 
 
 def _idle_asks(game: Game) -> int:

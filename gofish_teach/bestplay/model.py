@@ -179,6 +179,22 @@ class Model:
         raise ValueError(f"bestplay: the exact solver models the built-ins random, memory and most_held, "
                          f"not {name!r}")
 
+    # ------------------------------------------------------------------ what a player knows
+    def information_key(self, view) -> tuple:
+        """``(seat, observations)`` of ``view``: its events as this model's observation chunks
+        (:func:`observe`), the key the algorithms file a player's information state under
+        (:class:`~gofish_teach.bestplay.contract.GameModel`).
+
+        >>> from gofish_teach import Game, Rules
+        >>> rules = Rules.preset("pond").replace(n_ranks=3, hand_size=2)
+        >>> game = Game(rules, 2, deck=["A", "A", "2", "A", "3", "3", "2", "A", "2", "3", "2", "3"])
+        >>> model = Model(rules)
+        >>> seat, (dealt,) = model.information_key(game.view(1))
+        >>> seat, dealt, any(obs[1] == dealt for p, world, obs in model.deals())
+        (1, (('D', 0, 2, None), ('D', 1, 2, (2, 0, 0))), True)
+        """
+        return view.player, tuple(observe(view.events, self.rules))
+
     # ------------------------------------------------------------------ one ask and what follows
     def step(self, world: World, rank: int, seat: int | None = None) -> list:
         """Every outcome of the player to move asking the opponent for ``rank``, up to the next decision.

@@ -1,9 +1,10 @@
 """The exact best response as a strategy: it plays in ``simulate``, the ``Lab`` and the Table.
 
-A :class:`BestResponse` reads the view's events back through the model
-(:func:`~gofish_teach.bestplay.model.observe`), updating its belief about the opponent's hand
-one ask at a time (the opponent's asks weighted by the built-in's policy), and asks what the
-solver's backward induction says is best there. It plays either seat, so seats may rotate.
+A :class:`BestResponse` reads the view's events back through the model (its information key,
+:meth:`~gofish_teach.bestplay.contract.GameModel.information_key`), updating its belief about
+the opponent's hand one ask at a time (the opponent's asks weighted by the built-in's policy),
+and asks what the solver's backward induction says is best there. It plays either seat, so
+seats may rotate. :class:`EquilibriumPolicy` looks its information set up by the same key.
 
 >>> from gofish_teach import Rules
 >>> from gofish_teach.simulate import simulate
@@ -17,7 +18,6 @@ solver's backward induction says is best there. It plays either seat, so seats m
 """
 from __future__ import annotations
 
-from .model import observe
 from .solve import Impossible, Solver
 
 
@@ -26,14 +26,16 @@ class BestResponse:
 
     Against any other opponent it still plays, treating asks the built-in would not make as
     equally likely among the opponent's legal asks (its belief can then no longer be exact).
+    A :class:`~gofish_teach.strategies.Strategy`.
     """
+
+    name = "BestResponse"  # what results and tables call it (lesson 08's saved outputs say so)
 
     def __init__(self, rules, against: str = "memory", *, exact: bool | None = None):
         self.rules, self.against = rules, against
         self.exact = rules.n_ranks <= 3 if exact is None else exact
         self.solvers: dict = {}
         self._beliefs: dict = {}
-        self.__name__ = f"best_vs_{against}"
         self.label = f"best-response bot (against {against})"  # how the Table names its seat
 
     def solver(self, seat: int) -> Solver:
@@ -49,13 +51,13 @@ class BestResponse:
         """The belief the seat holds at ``view`` (see :class:`~gofish_teach.bestplay.solve.Solver`)."""
         if view.rules != self.rules:
             raise ValueError(f"BestResponse: solved for {self.rules!r}, not for these rules")
-        chunks = observe(view.events, self.rules)
+        seat, chunks = self.solver(view.player).model.information_key(view)
         try:
-            return self.belief_of(view.player, chunks, True)
+            return self.belief_of(seat, chunks, True)
         except Impossible:  # the opponent is not the built-in: the possible worlds alone
-            return self.belief_of(view.player, chunks, False)
+            return self.belief_of(seat, chunks, False)
 
-    def belief_of(self, seat: int, chunks: list, weighted: bool = True):
+    def belief_of(self, seat: int, chunks: tuple, weighted: bool = True):
         """The belief after the observation ``chunks``; ``weighted``: the opponent's asks by its policy."""
         key = (seat, tuple(chunks), weighted)
         known = self._beliefs.get(key)
@@ -81,7 +83,8 @@ class EquilibriumPolicy:
     strategy: at each information state it draws its ask from the equilibrium's probabilities with
     the seat's own generator (an equilibrium may need random choices). Either seat, any opponent.
     The game tree is built and solved here, once: under a second on 2 ranks, about a minute on 3
-    ranks and 2 cards each (see the README).
+    ranks and 2 cards each (see the README). A :class:`~gofish_teach.strategies.Strategy` that
+    mixes: :meth:`probabilities` gives its asks' chances.
 
     >>> from gofish_teach import Rules
     >>> from gofish_teach.simulate import simulate
@@ -93,20 +96,21 @@ class EquilibriumPolicy:
     20
     """
 
+    name = "EquilibriumPolicy"  # what results and tables call it
+
     def __init__(self, rules, *, iterations: int = 2000, target: float = 1e-5, method: str = "dcfr"):
         from .tree import Tree  # the tree is built here, once: the class is cheap to import
 
         self.rules = rules
         self.equilibrium = Tree(rules).solve(iterations=iterations, target=target, method=method)
         self.value, self.exploitability = self.equilibrium.value, self.equilibrium.exploitability
-        self.__name__ = "equilibrium"
         self.label = "equilibrium bot"  # how the Table names its seat
 
     def probabilities(self, view) -> dict:
         """``{rank label: probability}`` of this strategy's asks at ``view``."""
         if view.rules != self.rules:
             raise ValueError(f"EquilibriumPolicy: solved for {self.rules!r}, not for these rules")
-        mix = self.equilibrium.probabilities(view.player, observe(view.events, self.rules))
+        mix = self.equilibrium.probabilities(*self.equilibrium.tree.model.information_key(view))
         return {self.rules.ranks[r]: p for r, p in mix.items()}
 
     def choose(self, view, rng) -> tuple:

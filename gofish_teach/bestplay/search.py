@@ -116,7 +116,10 @@ class SearchBot:
             ``"most_held"`` (the built-ins the compiled engine plays).
 
     ``last_ms`` is the time its latest decision took, in milliseconds (for the benchmark).
+    A :class:`~gofish_teach.strategies.Strategy`.
     """
+
+    name = "SearchBot"  # what results and tables call it (lesson 08's saved outputs say so)
 
     def __init__(self, samples: int = 192, seed: int = 0, *, margin: float = 1.0, burn: int = 8,
                  others: str = "memory"):

@@ -31,11 +31,12 @@ from __future__ import annotations
 import os
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import gcd, lcm
 from operator import truediv
 
+from .contract import GameModel
 from .model import Model, World
 
 #: The largest games the exact solver takes, for 2 players: at most MAX_RANKS ranks, and at most
@@ -120,7 +121,7 @@ class Solver:
             check_size(rules, against=against)
         # Probabilities as (numerator, denominator) pairs: a belief's weights stay whole numbers, and
         # the outcomes a seat cannot tell apart share one denominator (the ocean's size is public).
-        self.model = Model(rules, exact="ratio")
+        self.model: GameModel = Model(rules, exact="ratio")
         self.model.policy(against, _probe(self.model))  # an unknown name fails here, before any work
         self.rules, self.against, self.seat, self.exact = rules, against, seat, exact
         self._ratio = Fraction if exact else truediv
@@ -432,7 +433,8 @@ class Solver:
     def builtin_share(self, own: str | None = None):
         """The share the built-in ``own`` (default: ``against``) gets in this seat against ``against``."""
         own = own or self.against
-        model, memo = Model(self.rules, exact=self.exact), {}
+        model: GameModel = Model(self.rules, exact=self.exact)
+        memo: dict = {}
 
         def value(world):
             if world in memo:

@@ -27,6 +27,7 @@ from functools import partial
 import numpy as np
 
 from . import kernels
+from .contract import GameModel
 from .kernels import DECISION
 from .model import Model
 
@@ -46,7 +47,8 @@ class Tree:
 
     def __init__(self, rules, max_nodes: int = MAX_NODES):
         self.rules = rules
-        self.model = model = Model(rules, exact=False)
+        self.model: GameModel = Model(rules, exact=False)
+        model = self.model
         self.worlds, self.chunks = [], []
         world_ids, chunk_ids = {}, {}
         world_id = partial(_number, world_ids, self.worlds)
