@@ -143,3 +143,61 @@ def test_own_privates_and_conventions_pass(source):
     """A module's own private names (on another instance too), protocols, NamedTuple's API, a
     package's private module from inside it, and a subclass's use of its base's internals."""
     assert not list(private_uses("gofish_teach.widgets.table", source, {"_x", "_obs_ids"}))
+
+
+# --------------------------------------------------------------------------- enum members, not their words
+def enum_values() -> set[str]:
+    """Every value of the package's closed sets of words (:class:`~gofish_teach.cards.Word` enums)."""
+    import gofish_teach.events  # noqa: F401  (their enums, defined on import)
+    import gofish_teach.rules  # noqa: F401
+    from gofish_teach.cards import Word
+
+    return {member.value for enum in Word.__subclasses__() for member in enum}
+
+
+def bare_words(source: str, values: set[str]):
+    """Comparisons in ``source`` against a bare string that is (or, for ``in``, is part of) an enum's value."""
+    def strings(node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return [node.value]
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            return [s for item in node.elts for s in strings(item)]
+        return []
+
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        for op, left, right in zip(node.ops, sides, sides[1:]):
+            if isinstance(op, (ast.Eq, ast.NotEq)):
+                hit = [s for s in strings(left) + strings(right) if s in values]
+            elif isinstance(op, (ast.In, ast.NotIn)):
+                hit = [s for s in strings(right) if s in values]
+                if not strings(right):  # "ask can succeed" in reason: a word of a value, read off the enum's text
+                    hit += [s for s in strings(left) if len(s) > 3 and any(s in value for value in values)]
+            else:
+                hit = []
+            if hit:
+                yield node.lineno, ast.unparse(node)
+
+
+#: Comparisons with an enum's words that stay for now: (module, the comparison) -> why.
+WORDS_LEFT = {
+    ("gofish_teach.exercises.answers", "end == 'ocean_empty'"): EXERCISES,
+    ("gofish_teach.exercises.answers", "end == 'empty_hand_and_ocean'"): EXERCISES,
+}
+
+
+def test_comparisons_use_enum_members():
+    """``rules.end == End.OCEAN_EMPTY``, never ``== "ocean_empty"``: a renamed option then fails at import."""
+    values = enum_values()
+    assert {"new_hand", "ocean_empty", "fish", "no ask can succeed any more"} <= values
+    found = {(module, text) for module, path in modules().items() for _, text in bare_words(path.read_text(), values)}
+    assert found - set(WORDS_LEFT) == set(), sorted(found - set(WORDS_LEFT))
+    assert set(WORDS_LEFT) <= found, sorted(set(WORDS_LEFT) - found)  # the list only shrinks
+
+
+@pytest.mark.parametrize("source", ['rules.end == "ocean_empty"', 'draw.source != "fish"',
+                                    'rule in ("new_hand", "x")', '"ask can succeed" in over'])
+def test_the_word_check_sees_a_bare_word(source):
+    assert list(bare_words(source, enum_values()))

@@ -31,6 +31,8 @@ from math import lcm
 from operator import mul, truediv
 from typing import NamedTuple
 
+from ..rules import EmptyHand, End
+
 SUITS_PER_RANK = 4
 
 
@@ -98,6 +100,11 @@ class Model:
         self.deck_size = SUITS_PER_RANK * rules.n_ranks
         self._draw_cache: dict = {}
         self._again_on_book = rules.book_draw_again
+        # the end and empty-hand rules, read once (every transition asks them)
+        self._ends_when_ocean_empty = rules.end == End.OCEAN_EMPTY
+        self._ends_when_a_hand_and_ocean_empty = rules.end == End.EMPTY_HAND_AND_OCEAN
+        self._new_hand = rules.empty_hand == EmptyHand.NEW_HAND
+        self._pass_after_draw = rules.empty_hand == EmptyHand.DRAW_ONE_PASS
         # one card of each rank, as a draw's counts (built once: every fishing draw uses one)
         self._units = [tuple(int(r == card) for r in range(self.n_ranks)) for card in range(self.n_ranks)]
         if exact == "ratio":
@@ -277,8 +284,8 @@ class Model:
         if sum(w.books) == self.total_books:
             w.over = True
         elif sum(w.hands[0]) + sum(w.hands[1]) + sum(w.booked) == self.deck_size:
-            end = self.rules.end
-            if end == "ocean_empty" or (end == "empty_hand_and_ocean" and not (sum(w.hands[0]) and sum(w.hands[1]))):
+            if self._ends_when_ocean_empty or (self._ends_when_a_hand_and_ocean_empty
+                                               and not (sum(w.hands[0]) and sum(w.hands[1]))):
                 w.over = True
         return w.over
 
@@ -294,8 +301,7 @@ class Model:
                 obs = obs + [("S", p)]
                 w.turn = 1 - p
                 continue
-            rule = self.rules.empty_hand
-            count = min(self.deal_size, left) if rule == "new_hand" else 1
+            count = min(self.deal_size, left) if self._new_hand else 1
             key = (tuple(ocean), count)
             draws = self._draw_cache.get(key)
             if draws is None:
@@ -306,13 +312,13 @@ class Model:
                 v.dead[p] = 0
                 for r, c in enumerate(cards):
                     v.hands[p][r] += c
-                if rule == "new_hand":
+                if self._new_hand:
                     for r, c in enumerate(cards):
                         if c:
                             self._lay(v, p, r, o)
                     if not self._over(v):
                         v.turn = 1 - p
-                elif rule == "draw_one_pass" or self._over(v):
+                elif self._pass_after_draw or self._over(v):
                     if not self._over(v):
                         v.turn = 1 - p
                 self._settle(v, self._mul(prob, pr), o, seat, out)

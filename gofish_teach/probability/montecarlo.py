@@ -35,7 +35,9 @@ from numbers import Integral
 import numpy as np
 
 from ..cards import SUITS
+from ..events import Reason
 from ..record import Asked, Booked, Dealt, Drew, Gave, Got, Lacks, Record, Settled
+from ..rules import End
 from .answers import Belief
 from .gibbs import gibbs_chains
 
@@ -206,7 +208,7 @@ def _run(view, n, rng):
     for op in dealt:
         if op.seat != me:
             worlds.take(op.seat, op.count)
-    endgame = rules.teams and rules.end != "ocean_empty"  # with the ocean empty, some ask can succeed
+    endgame = rules.teams and rules.end != End.OCEAN_EMPTY  # with the ocean empty, some ask can succeed
     ended = False
     for k, (ops, ocean, over) in enumerate(steps):
         for op in ops:
@@ -246,7 +248,7 @@ def _run(view, n, rng):
                     worlds.hands[:, q, s] -= b
         if over is not None and not ended:
             ended = True
-            if rules.teams and "ask can succeed" in over:
+            if rules.teams and over == Reason.STALEMATE:
                 worlds.require(~_can_ask(worlds, view))
         worlds.resample()
     for op in record.settle():
