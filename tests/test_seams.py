@@ -145,6 +145,55 @@ def test_own_privates_and_conventions_pass(source):
     assert not list(private_uses("gofish_teach.widgets.table", source, {"_x", "_obs_ids"}))
 
 
+# --------------------------------------------------------------------------- one record idiom
+#: The core (the engine, its strategies and the exact solver), which keeps the README's rule for records.
+CORE = ("gofish_teach.cards", "gofish_teach.rules", "gofish_teach.asks", "gofish_teach.events", "gofish_teach.game",
+        "gofish_teach.view", "gofish_teach.record", "gofish_teach.strategies", "gofish_teach.bestplay")
+#: The core's NamedTuples, each with why a tuple: the rule is a frozen dataclass, a NamedTuple where tuple speed matters.
+TUPLES = {
+    "gofish_teach.cards.Card": "every card of every deck, hashed, sorted and compared by the thousand",
+    "gofish_teach.rules._Options": "Rules is a tuple underneath: no object.__setattr__ can change one, and it hashes fast",
+    **{f"gofish_teach.events.{name}": "the log: made at every step, read and pickled by the thousand"
+       for name in ("Deal", "Ask", "Give", "GoFish", "Draw", "Book", "Turn", "Skip", "GameOver")},
+    **{f"gofish_teach.record.{name}": "an event's operations, made for every event a reader takes in"
+       for name in ("Dealt", "Asked", "Lacks", "Gave", "Got", "Drew", "Booked", "Settled")},
+    "gofish_teach.bestplay.model.World": "positions made by the million (tuple.__new__) and hashed as keys",
+}
+
+
+def records(module: str, source: str):
+    """``(class, kind, frozen)`` of every record class in ``source``: kind ``dataclass`` or ``NamedTuple``."""
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        for d in node.decorator_list:
+            call = d if isinstance(d, ast.Call) else None
+            name = ast.unparse(call.func if call else d)
+            if name.split(".")[-1] == "dataclass":
+                frozen = any(k.arg == "frozen" and getattr(k.value, "value", False) is True for k in (call.keywords if call else []))
+                yield f"{module}.{node.name}", "dataclass", frozen
+        if any(ast.unparse(b).split(".")[-1] == "NamedTuple" for b in node.bases):
+            yield f"{module}.{node.name}", "NamedTuple", True
+
+
+def core_records():
+    return [r for module, path in modules().items() if module.startswith(CORE) for r in records(module, path.read_text())]
+
+
+def test_the_cores_records_are_frozen_dataclasses_or_named_tuples_for_speed():
+    found = core_records()
+    thawed = [name for name, kind, frozen in found if kind == "dataclass" and not frozen]
+    assert not thawed, thawed
+    tuples = {name for name, kind, _ in found if kind == "NamedTuple"}
+    assert tuples == set(TUPLES), (sorted(tuples - set(TUPLES)), sorted(set(TUPLES) - tuples))
+    assert sum(kind == "dataclass" for _, kind, _ in found) >= 3  # the solver's Result, Equilibrium, Solution
+
+
+def test_the_record_check_sees_a_mutable_dataclass():
+    source = "from dataclasses import dataclass\n@dataclass\nclass A:\n    x: int\n@dataclass(frozen=True)\nclass B:\n    x: int\n"
+    assert list(records("m", source)) == [("m.A", "dataclass", False), ("m.B", "dataclass", True)]
+
+
 # --------------------------------------------------------------------------- enum members, not their words
 def enum_values() -> set[str]:
     """Every value of the package's closed sets of words (:class:`~gofish_teach.cards.Word` enums)."""

@@ -48,7 +48,7 @@ CFR_METHODS = {"cfr+": dict(plus=True, alpha=0.0, beta=0.0, gamma=0.0),
 METHODS = (*CFR_METHODS, "lp")
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class Equilibrium:
     """What :meth:`Tree.solve` found: the value for the seat moving first, exploitability, sizes, cost."""
 

@@ -92,7 +92,7 @@ def check_size(rules, n_players: int = 2, against: str | None = None) -> None:
                          f"{ocean} (deal more cards or use fewer ranks)")
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class Result:
     """What :func:`best_response` found: the value, the built-in's own share, states, time."""
 
@@ -532,6 +532,5 @@ def both_seats(rules, against: str, *, exact: bool | None = None, workers: int |
 
 
 def _seat_result(rules, against, seat, exact) -> Result:
-    result = best_response(rules, against, seat, exact=exact)
-    result.solver = None  # the tables stay here: only the figures travel back
-    return result
+    # the tables stay here: only the figures travel back
+    return replace(best_response(rules, against, seat, exact=exact), solver=None)

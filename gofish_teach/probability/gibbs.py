@@ -16,8 +16,8 @@ inner loops do.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from math import comb, factorial
-from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -405,7 +405,8 @@ def gibbs_chains(story, n_ranks: int, book_size: int, sweeps: int, seed: int, ch
     return _sweeps(hands, unseen, rng.random((burn + sweeps, chains, doubles)), burn, record, *packed.args(), *rule)
 
 
-class HiddenHands(NamedTuple):
+@dataclass(frozen=True, eq=False)
+class HiddenHands:
     """What :func:`draw_hidden_hands` drew: the hidden ``seats`` (ascending), the ``unseen`` cards
     of each rank (neither in the viewer's hand nor in books: in the hidden hands or the ocean),
     and ``hands``, an int array (draws, hidden seats, ranks)."""
