@@ -56,7 +56,7 @@ class InvalidAsk(IllegalMove):
     so code that catches that catches this."""
 
 
-def _shown(value) -> str:
+def shown_value(value) -> str:
     """A value for an error message: whole numbers (numpy ones too) as plain ints, anything else a short repr."""
     if isinstance(value, numbers.Integral) and not isinstance(value, bool):
         return str(int(value))
@@ -102,23 +102,23 @@ def parse_ask(target, rank, suit, *, n_players: int, ranks: Sequence[str], rank_
     """
     if player is not None:
         if not is_whole(player) or not 0 <= player < n_players:
-            raise InvalidAsk(f"player {_shown(player)} is not a seat: seats are 0 to {n_players - 1}")
+            raise InvalidAsk(f"player {shown_value(player)} is not a seat: seats are 0 to {n_players - 1}")
         player = int(player)
     if not is_whole(target) or not 0 <= target < n_players:
-        raise InvalidAsk(f"target {_shown(target)} is not a seat: seats are 0 to {n_players - 1}")
+        raise InvalidAsk(f"target {shown_value(target)} is not a seat: seats are 0 to {n_players - 1}")
     r = rank_index.get(rank) if isinstance(rank, str) else None  # a list or dict is not hashable
     if r is None:
         try:
             r = rank_index[normalize_rank(rank)]
         except (ValueError, KeyError):
-            raise InvalidAsk(f"rank {_shown(rank)} is not in this deck: ranks are {', '.join(ranks)}") from None
+            raise InvalidAsk(f"rank {shown_value(rank)} is not in this deck: ranks are {', '.join(ranks)}") from None
     if specific_card:
         if suit is None:
             raise InvalidAsk("suit: these rules ask for a specific card, so name its suit too")
         try:
             suit = parse_suit(suit)  # the suit alone: "ce♥" after "A" must not read as "Ace♥"
         except ValueError:
-            raise InvalidAsk(f"suit {_shown(suit)} is not one of {' '.join(SUITS)}") from None
+            raise InvalidAsk(f"suit {shown_value(suit)} is not one of {' '.join(SUITS)}") from None
     elif suit is not None:
         raise InvalidAsk("suit: these rules ask for a whole rank, not a specific card")
     return int(target), r, suit, player

@@ -104,11 +104,11 @@ def plural(rank: str) -> str:
 
 def make_deck(ranks: tuple[str, ...]) -> list[Card]:
     """A fresh, ordered deck: every suit of every rank."""
-    return list(_deck(tuple(ranks)))
+    return list(ordered_deck(tuple(ranks)))
 
 
 @functools.lru_cache(maxsize=64)
-def _deck(ranks: tuple[str, ...]) -> tuple[Card, ...]:
+def ordered_deck(ranks: tuple[str, ...]) -> tuple[Card, ...]:
     """The ordered deck of ``ranks``, made once (cards are immutable, so every game may share them)."""
     return tuple(Card(rank, suit) for rank in ranks for suit in SUITS)
 
@@ -116,7 +116,7 @@ def _deck(ranks: tuple[str, ...]) -> tuple[Card, ...]:
 @functools.lru_cache(maxsize=64)
 def deck_set(ranks: tuple[str, ...]) -> frozenset[Card]:
     """Every card of ``ranks``, as a set (to check a deck holds each exactly once)."""
-    return frozenset(_deck(ranks))
+    return frozenset(ordered_deck(ranks))
 
 
 class Word(str, enum.Enum):

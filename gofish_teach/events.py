@@ -124,7 +124,7 @@ class Draw(NamedTuple):
             return f"{who} draws {self.cards[0]}, the rank asked for, and shows it: lucky draw!"
         what = "a card" if self.count == 1 else f"{self.count} cards"
         shown = f" ({' '.join(map(str, self.cards))})" if self.cards is not None else ""
-        why = " because their hand is empty" if self.source == "empty hand" else ""
+        why = " because their hand is empty" if self.source == Source.EMPTY_HAND else ""
         return f"{who} draws {what}{shown} from the ocean{why}."
 
 

@@ -8,14 +8,15 @@ play their games through this module, which changes when the way of running them
   each result as it finishes, cancelling the rest on an error or Ctrl-C.
 * **A Dask cluster.** :func:`dask_client` connects to a scheduler (Dask is imported only there);
   :class:`_Cluster` stops a run that has had no worker for a while (Dask would wait for ever).
-* **Simulate's own pool.** Its workers die with their parent (:func:`_worker_start`,
-  :func:`die_with_parent`); in a worker an alarm stops a slow decision (:class:`_DecisionAlarm`), and
-  the parent keeps a deadline of its own (:class:`_Deadlines`, each worker's :class:`_Watch`) and
-  kills the pool of a strategy that ignores the alarm (:func:`_kill_pool`).
+* **Simulate's own pool.** Its workers die with their parent (:func:`worker_start`,
+  :func:`die_with_parent`); in a worker an alarm stops a slow decision (:class:`DecisionAlarm`), and
+  the parent keeps a deadline of its own (:class:`Deadlines`, each worker's :class:`Watch`) and
+  kills the pool of a strategy that ignores the alarm (:func:`kill_pool`); :func:`current_watch`
+  is a worker's slot, for the decisions it times.
 
 The settings and errors these use are this module's own (``NO_WORKER_SECONDS``,
 ``SCHEDULER_SECONDS``, ``DEADLINE_GRACE``, ``NoWorkers``, ``DecisionTimeout``): a user or a test
-changes a setting here, where it is read. Every name here is importable from
+changes a setting here, where it is read. The public names here are importable from
 :mod:`gofish_teach.simulate` too, as before it had a module of its own.
 """
 from __future__ import annotations
@@ -161,12 +162,12 @@ class _Cluster:
 
 
 # --------------------------------------------------------------------------- simulate's own pool
-class _OutOfTime(BaseException):
+class OutOfTime(BaseException):
     """Raised by the alarm inside a slow decision. A BaseException, so that a strategy's own
     ``except Exception`` cannot swallow it."""
 
 
-class _DecisionAlarm:
+class DecisionAlarm:
     """Within: the alarm signal interrupts a decision that takes too long, if ``time_limit``
     is set and this is the main thread of a worker process (the value is then the limit,
     else None). The previous handler is put back on the way out."""
@@ -188,15 +189,15 @@ class _DecisionAlarm:
 
     @staticmethod
     def _raise(signum, frame):
-        raise _OutOfTime
+        raise OutOfTime
 
 
-class _Deadlines:
+class Deadlines:
     """When each worker of simulate's own pool began its current decision, in shared memory.
 
     Slot ``i`` holds (start, game, seat) of worker ``i``'s decision, start 0 when it is not in
     one. The parent reads them while it waits for chunks (:meth:`overdue`); a worker writes its
-    own slot (:class:`_Watch`). The clock is ``time.monotonic``, one clock for every process.
+    own slot (:class:`Watch`). The clock is ``time.monotonic``, one clock for every process.
     """
 
     def __init__(self, workers: int, time_limit, lineup, n: int):
@@ -223,8 +224,8 @@ class _Deadlines:
         return None
 
 
-class _Watch:
-    """A worker's own slot of :class:`_Deadlines`."""
+class Watch:
+    """A worker's own slot of :class:`Deadlines`."""
 
     def __init__(self, slots, slot: int):
         self.slots, self.base, self.game = slots, 3 * slot, 0
@@ -237,11 +238,16 @@ class _Watch:
         self.slots[self.base] = 0.0
 
 
-#: In a worker of simulate's own pool, its :class:`_Watch` (None elsewhere).
+#: In a worker of simulate's own pool, its :class:`Watch` (None elsewhere): see :func:`current_watch`.
 _watch = None
 
 
-def _worker_start(parent: int, deadlines) -> None:
+def current_watch():
+    """This worker's :class:`Watch` in simulate's own pool (set by :func:`worker_start`), else None."""
+    return _watch
+
+
+def worker_start(parent: int, deadlines) -> None:
     """The first thing a worker of simulate's own pool does: die with its parent, take a slot."""
     global _watch
     die_with_parent(parent)
@@ -250,7 +256,7 @@ def _worker_start(parent: int, deadlines) -> None:
             slot = deadlines.taken.value
             deadlines.taken.value += 1
         if slot < len(deadlines.slots) // 3:
-            _watch = _Watch(deadlines.slots, slot)
+            _watch = Watch(deadlines.slots, slot)
 
 
 def die_with_parent(parent: int) -> None:
@@ -272,7 +278,7 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def _kill_pool(pool: ProcessPoolExecutor) -> None:
+def kill_pool(pool: ProcessPoolExecutor) -> None:
     """Kill a pool's workers (one may be stuck in a decision) so that shutting it down cannot hang."""
     for process in list((getattr(pool, "_processes", None) or {}).values()):
         process.kill()

@@ -32,7 +32,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from .asks import IllegalMove, InvalidAsk, legal_asks, parse_ask, why_illegal  # noqa: F401 (InvalidAsk: importable here too)
-from .asks import _shown, is_whole as _is_whole
+from .asks import is_whole as _is_whole, shown_value
 from .cards import SUITS, Card, deck_set, make_deck, normalize_rank, parse_suit, plural
 from .events import Ask, Book, Deal, Draw, Event, GameOver, GoFish, Give, Reason, Skip, Source, Turn
 from .record import Record
@@ -69,10 +69,10 @@ class Game:
             except ValueError as e:
                 raise ValueError(f"rules: {e}") from None
         elif not isinstance(rules, Rules):
-            raise ValueError(f"rules: expected a Rules or a preset name ({', '.join(PRESETS)}), not {_shown(rules)}")
+            raise ValueError(f"rules: expected a Rules or a preset name ({', '.join(PRESETS)}), not {shown_value(rules)}")
         rules.check_players(n_players)
         if seed is not None and (not _is_whole(seed) or seed < 0):
-            raise ValueError(f"seed: expected None or a non-negative whole number, not {_shown(seed)}")
+            raise ValueError(f"seed: expected None or a non-negative whole number, not {shown_value(seed)}")
         self.rules = rules  # immutable, so sharing it with every view is safe
         n_players = self.n_players = int(n_players)
         if names is not None and (isinstance(names, str) or not all(isinstance(name, str) for name in names)):
@@ -431,11 +431,11 @@ class Game:
         try:
             return self._rank_index[normalize_rank(rank)]
         except (ValueError, KeyError):
-            raise ValueError(f"rank {_shown(rank)} is not in this deck: ranks are {', '.join(self.ranks)}") from None
+            raise ValueError(f"rank {shown_value(rank)} is not in this deck: ranks are {', '.join(self.ranks)}") from None
 
     def _check_seat(self, seat, what: str) -> None:
         if not _is_whole(seat) or not 0 <= seat < self.n_players:
-            raise ValueError(f"{what} {_shown(seat)} is not a seat: seats are 0 to {self.n_players - 1}")
+            raise ValueError(f"{what} {shown_value(seat)} is not a seat: seats are 0 to {self.n_players - 1}")
 
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"player {self.current_player} to ask"
@@ -515,7 +515,7 @@ class Game:
             try:
                 game.ask(*move)
             except IllegalMove as e:
-                raise ValueError(f"saved game: ask {k} {_shown(move)} is illegal: {e}") from None
+                raise ValueError(f"saved game: ask {k} {shown_value(move)} is illegal: {e}") from None
         return game
 
     @classmethod
@@ -534,7 +534,7 @@ def unique_keys(pairs: list) -> dict:
     data = {}
     for key, value in pairs:
         if key in data:
-            raise SaveRefused(f"key {_shown(key)} appears twice in one object")
+            raise SaveRefused(f"key {shown_value(key)} appears twice in one object")
         data[key] = value
     return data
 

@@ -37,7 +37,7 @@ from types import MappingProxyType
 from typing import Iterable, Iterator, Mapping, NamedTuple
 
 from .cards import Card
-from .events import Ask, Book, Deal, Draw, GameOver, GoFish, Give, Turn
+from .events import Ask, Book, Deal, Draw, GameOver, GoFish, Give, Source, Turn
 
 
 # ---------------------------------------------------------------------- operations
@@ -123,7 +123,7 @@ def fished_for(draw: Draw, last_ask: Ask | None) -> str | None:
     >>> fished_for(Draw(0, 1, None, "fish"), Ask(0, 1, "7")), fished_for(Draw(1, 1, None, "empty hand"), Ask(0, 1, "7"))
     ('7', None)
     """
-    if draw.source == "fish" and last_ask is not None and last_ask.player == draw.player:
+    if draw.source == Source.FISH and last_ask is not None and last_ask.player == draw.player:
         return last_ask.rank
     return None
 

@@ -21,19 +21,6 @@ from typing import NamedTuple
 
 from .cards import SUITS, Word, ranks_for
 
-#: What a player whose turn comes (or continues) with an empty hand does while the ocean has cards.
-EMPTY_HAND_RULES = {
-    "new_hand": "draws a new hand of the starting size (or what remains), and the turn ends",
-    "draw_one_play": "draws one card and plays on",
-    "draw_one_pass": "draws one card, and the turn passes",
-}
-#: When the game ends, besides the moment the last book is made (which always ends it).
-END_RULES = {
-    "all_books": "play runs until every book is made",
-    "empty_hand_and_ocean": "the game also ends as soon as the ocean is empty and some player has no cards",
-    "ocean_empty": "the game ends as soon as the ocean (the pack) is exhausted",
-}
-
 
 class EmptyHand(Word):
     """:attr:`Rules.empty_hand`'s options (see :data:`EMPTY_HAND_RULES`)."""
@@ -49,6 +36,20 @@ class End(Word):
     ALL_BOOKS = "all_books"
     EMPTY_HAND_AND_OCEAN = "empty_hand_and_ocean"
     OCEAN_EMPTY = "ocean_empty"
+
+
+#: What a player whose turn comes (or continues) with an empty hand does while the ocean has cards.
+EMPTY_HAND_RULES = {
+    EmptyHand.NEW_HAND: "draws a new hand of the starting size (or what remains), and the turn ends",
+    EmptyHand.DRAW_ONE_PLAY: "draws one card and plays on",
+    EmptyHand.DRAW_ONE_PASS: "draws one card, and the turn passes",
+}
+#: When the game ends, besides the moment the last book is made (which always ends it).
+END_RULES = {
+    End.ALL_BOOKS: "play runs until every book is made",
+    End.EMPTY_HAND_AND_OCEAN: "the game also ends as soon as the ocean is empty and some player has no cards",
+    End.OCEAN_EMPTY: "the game ends as soon as the ocean (the pack) is exhausted",
+}
 
 
 #: The player counts a game in teams of two allows (the "argument-proof" instructions that the

@@ -44,11 +44,11 @@ import sys
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Sequence
 
 import numpy as np
 
-from .cards import SUITS, Card, _deck
+from .cards import SUITS, Card, ordered_deck
 from .events import Ask, Draw, Give
 # What this module shares with the compiled fast path is in its plain-Python part (fast.spec), so
 # that the fast path need not import this module (which calls it), nor this one load numba to ask
@@ -58,8 +58,8 @@ from . import executors
 # The executors (simulate's own pool, a Dask cluster, any executor) live in executors, with their
 # settings and errors; every name stays importable from here too. A setting is changed there
 # (executors.NO_WORKER_SECONDS), where it is read: the copy here is only its name.
-from .executors import (_Cluster, _dask_client, _Deadlines, _DecisionAlarm, die_with_parent, _kill_pool,  # noqa: F401
-                        _OutOfTime, _Watch, _worker_start, as_finished, dask_client)
+from .executors import (Deadlines, DecisionAlarm, OutOfTime, as_finished, dask_client, kill_pool,  # noqa: F401
+                        worker_start)
 from .executors import DEADLINE_GRACE, NO_WORKER_SECONDS, SCHEDULER_SECONDS, DecisionTimeout, NoWorkers  # noqa: F401
 from .executors import as_executor as _executor
 from .game import Game
@@ -135,7 +135,7 @@ def deck_cards(rules: Rules, codes) -> list[Card]:
     """
     ranks = rules.ranks
     if CARDS_PER_RANK == len(SUITS):  # codes are then indices into the ordered deck (shared cards)
-        deck = _deck(tuple(ranks))
+        deck = ordered_deck(tuple(ranks))
         return [deck[c] for c in np.asarray(codes).tolist()]
     return [Card(ranks[int(c) // CARDS_PER_RANK], SUITS[int(c) % CARDS_PER_RANK]) for c in codes]
 
@@ -172,42 +172,44 @@ def _play_one(by_seat: Sequence, rules: Rules, deck_codes, seeds, *, max_asks: i
     """Play one game of the readable engine to its end (capped at ``max_asks`` asks unless 0);
     ``rngs``, when given, are the seats' generators already made from ``seeds`` (:func:`seat_rngs`)."""
     game = Game(rules, len(by_seat), deck=deck_cards(rules, deck_codes))
-    strategies = [_guarded(s, time_limit, where, lineup or by_seat) for s in by_seat] if time_limit else by_seat
+    strategies = [_Guarded(s, time_limit, where, lineup or by_seat) for s in by_seat] if time_limit else by_seat
     rngs = rngs or [seat_rng(int(seeds[s])) for s in range(len(by_seat))]
     try:  # the cap is play_out's own check, not a wrapper around every decision
         play_out(game, strategies, rngs, max_asks=max_asks)
     except GameTooLong:
         if not (max_asks and game.n_asks >= max_asks):
             raise  # a strategy's own, not the cap's
-        raise GameTooLong(too_long_message(where, max_asks, _idle_asks(game), lineup or by_seat, game.rules,
-                                           by_seat)) from None
+        idle = _idle_asks(game)
+        raise GameTooLong(too_long_message(where, max_asks, idle, lineup or by_seat, game.rules, by_seat),
+                          idle_asks=idle) from None
     return game
 
 
-def _guarded(strategy, time_limit, where: str, lineup) -> Callable:
-    """``strategy``, stopping a decision with :class:`DecisionTimeout` after ``time_limit``
-    seconds (needs the handler :class:`_DecisionAlarm` installs)."""
-    choose, name = get_strategy(strategy), strategy_name(strategy)
+class _Guarded:
+    """``strategy`` as a :class:`~gofish_teach.strategies.Strategy` of the same name, stopping a
+    decision with :class:`DecisionTimeout` after ``time_limit`` seconds (needs the handler
+    :class:`DecisionAlarm` installs)."""
 
-    def guarded(view, rng):
-        watch = executors._watch
+    def __init__(self, strategy, time_limit, where: str, lineup):
+        self.strategy, self.name = get_strategy(strategy), strategy_name(strategy)  # play_out's messages name it
+        self.time_limit, self.where, self.lineup = time_limit, where, lineup
+
+    def choose(self, view, rng):
+        watch = executors.current_watch()
         try:
             if watch is not None:  # the parent's deadline, for a strategy that ignores the alarm
                 watch.begin(view.player)
-            signal.setitimer(signal.ITIMER_REAL, time_limit)
+            signal.setitimer(signal.ITIMER_REAL, self.time_limit)
             try:
-                return choose(view, rng)
+                return self.strategy(view, rng)
             finally:
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 if watch is not None:
                     watch.end()
-        except _OutOfTime:
-            raise DecisionTimeout(f"strategy {name!r} (seat {view.player}) took more than time_limit={time_limit:g} s "
-                                  f"over one decision, in {where} (lineup as given: "
-                                  f"{', '.join(map(_label, lineup))}); does it ever return?") from None
-
-    guarded.__name__ = name  # so that play_out's messages name the real strategy
-    return guarded
+        except OutOfTime:
+            raise DecisionTimeout(f"strategy {self.name!r} (seat {view.player}) took more than "
+                                  f"time_limit={self.time_limit:g} s over one decision, in {self.where} (lineup as "
+                                  f"given: {', '.join(map(_label, self.lineup))}); does it ever return?") from None
 
 
 def _idle_asks(game: Game) -> int:
@@ -339,10 +341,11 @@ def play_chunk(lineup: tuple, rules: Rules, n_players: int, seed: int, start: in
                 out = play_games(by_seat, rules, decks[here], seeds[here], max_asks=max_asks)
             except GameTooLong as e:
                 where = f"game {index[here][e.row]} of the tournament"
-                raise GameTooLong(too_long_message(where, max_asks, e.idle_asks, lineup, rules, by_seat)) from None
+                raise GameTooLong(too_long_message(where, max_asks, e.idle_asks, lineup, rules, by_seat),
+                                  idle_asks=e.idle_asks) from None
             n_fast += int(here.sum())
         else:
-            with _DecisionAlarm(time_limit) as limit:
+            with DecisionAlarm(time_limit) as limit:
                 out = _play_readable(lineup, by_seat, rules, decks[here], seeds[here], index[here], max_asks, limit)
         books[here], asks[here], winners[here] = out["books"], out["asks"], out["winners"]
     return {"books": books, "asks": asks, "winners": winners, "fast": n_fast}
@@ -354,7 +357,7 @@ def _play_readable(lineup, by_seat, rules, decks, seeds, index, max_asks, time_l
            "winners": np.zeros((len(index), n), bool)}
     every_rng = seat_rngs(seeds[:, :n])  # the seats' generators of every game, game by game, seat by seat
     for k, (deck, game_seeds, g) in enumerate(zip(decks, seeds, index)):
-        watch = executors._watch
+        watch = executors.current_watch()
         if watch is not None:
             watch.game = int(g)
         try:
@@ -453,14 +456,14 @@ def simulate(lineup: Sequence, rules, games: int, seed: int | None = 0, *, n_pla
                               winners, books, asks, bar)
         else:
             max_workers = min(workers or os.cpu_count() or 1, -(-games // size))
-            deadlines = _Deadlines(max_workers, time_limit, lineup, n) if time_limit else None
-            pool = ProcessPoolExecutor(max_workers=max_workers, initializer=_worker_start,
+            deadlines = Deadlines(max_workers, time_limit, lineup, n) if time_limit else None
+            pool = ProcessPoolExecutor(max_workers=max_workers, initializer=worker_start,
                                        initargs=(os.getpid(), deadlines))
             try:
                 task = (lineup, rules, n, seed, fast, max_asks, time_limit)
                 n_fast = _collect(_run_on(pool, chunks, task, max_workers, deadlines), winners, books, asks, bar)
             except BaseException:
-                _kill_pool(pool)  # a worker may be stuck in a decision: shutting down would wait for ever
+                kill_pool(pool)  # a worker may be stuck in a decision: shutting down would wait for ever
                 raise
             finally:
                 pool.shutdown(wait=True, cancel_futures=True)

@@ -1,9 +1,9 @@
 """Strategies: who to ask for what, decided from one player's :class:`~gofish_teach.view.View`.
 
-A strategy is a plain function ``f(view, rng) -> (target, rank)`` (or an object with a
-``choose(view, rng)`` method). It receives only the view, the player's information state,
-and a ``numpy.random.Generator``; learners write their own the same way. Under
-``specific_card`` rules it returns ``(target, rank, suit)``.
+A strategy is a plain function ``f(view, rng) -> (target, rank)``, or an object with a
+``choose(view, rng)`` method and a ``name`` (:class:`Strategy`). It receives only the view, the
+player's information state, and a ``numpy.random.Generator``; learners write their own the same
+way. Under ``specific_card`` rules it returns ``(target, rank, suit)``.
 
 Built in (:data:`STRATEGIES`): ``random``, ``memory``, ``most_held`` and ``greedy``, each
 defined exactly in its docstring so that results are comparable between runs and engines.
@@ -36,21 +36,63 @@ under teams, they do not keep asking an opponent for a rank only a partner holds
 """
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Callable, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
 from .asks import IllegalMove, as_move
 from .cards import SUITS
 
-Strategy = Callable[..., tuple]
+#: What a seat's decisions call: ``f(view, rng) -> (target, rank)`` (:func:`get_strategy` gives it).
+Choose = Callable[..., tuple]
+
+
+@runtime_checkable
+class Strategy(Protocol):
+    """A strategy as an object, as the exact and search bots are written: :meth:`choose` makes the
+    ask, ``name`` is what results, tables and messages call it (:func:`strategy_name`).
+
+    Optional, read where present: ``probabilities(view) -> {rank: probability}``, the asks of a
+    strategy that mixes (:class:`~gofish_teach.bestplay.EquilibriumPolicy`), and ``label``, how
+    the Table names its seat ("search bot"). A plain function ``f(view, rng)`` is a strategy as
+    well, named by its ``__name__``, and so is a built-in's name: :func:`get_strategy` takes all three.
+
+    >>> class Lowest:
+    ...     name = "lowest"
+    ...     def choose(self, view, rng):
+    ...         return view.legal_asks()[0]
+    >>> isinstance(Lowest(), Strategy), strategy_name(Lowest()), isinstance(memory, Strategy)
+    (True, 'lowest', False)
+    """
+
+    name: str
+
+    def choose(self, view, rng) -> tuple:
+        """The ask for ``view`` (its player's turn), drawing any randomness from ``rng``."""
+        ...
 
 
 class GameTooLong(RuntimeError):
     """A game passed its cap on asks without ending: almost surely a strategy that never makes progress.
 
     Both engines raise this one class (:mod:`~gofish_teach.simulate` and :mod:`~gofish_teach.fast`).
+
+    Attributes:
+        row: which of the decks given to :func:`gofish_teach.fast.play_games` was stuck (so that
+            ``simulate`` can name the tournament's game), or ``None``.
+        idle_asks: how many of the game's last asks moved no card, or ``None`` where not counted.
+
+    >>> error = GameTooLong("decks[3] passed max_asks=10 asks without ending", row=3, idle_asks=8)
+    >>> error.row, error.idle_asks, str(error)
+    (3, 8, 'decks[3] passed max_asks=10 asks without ending')
     """
+
+    row: int | None
+    idle_asks: int | None
+
+    def __init__(self, message: str, *, row: int | None = None, idle_asks: int | None = None):
+        super().__init__(message)
+        self.row, self.idle_asks = row, idle_asks
 
 
 def pick(options: Sequence, rng):
@@ -384,11 +426,12 @@ def greedy(view, rng) -> tuple:
 
 
 #: The built-in strategies by name.
-STRATEGIES: dict[str, Strategy] = {"random": random, "memory": memory, "most_held": most_held, "greedy": greedy}
+STRATEGIES: dict[str, Choose] = {"random": random, "memory": memory, "most_held": most_held, "greedy": greedy}
 
 
-def get_strategy(strategy) -> Strategy:
-    """The function ``f(view, rng)`` for a built-in name, a function, or an object with ``choose``.
+def get_strategy(strategy) -> Choose:
+    """The function ``f(view, rng)`` for a built-in name, a function, or a :class:`Strategy` (an
+    object with ``choose``; its ``name`` is optional here).
 
     >>> get_strategy("memory") is memory
     True
@@ -412,7 +455,8 @@ def get_strategy(strategy) -> Strategy:
 
 
 def strategy_name(strategy) -> str:
-    """A short name for messages and tables: the built-in name, function name or class name.
+    """A short name for messages and tables: the built-in name, a :class:`Strategy`'s ``name`` (its
+    class name if it has none), or a function's name.
 
     >>> strategy_name("memory"), strategy_name(most_held), strategy_name(lambda v, r: (1, "A"))
     ('memory', 'most_held', '<lambda>')
@@ -420,7 +464,8 @@ def strategy_name(strategy) -> str:
     if isinstance(strategy, str):
         return strategy
     if callable(getattr(strategy, "choose", None)):
-        return type(strategy).__name__
+        name = getattr(strategy, "name", None)
+        return name if isinstance(name, str) else type(strategy).__name__
     return getattr(strategy, "__name__", type(strategy).__name__)
 
 

@@ -579,7 +579,7 @@ def test_a_view_the_sampler_cannot_start_from_is_counted_exactly_past_the_limit(
     exactly, so no chain can start (found by ``make bench``, 200 games). ``posterior`` then counts
     exactly with ``exact.LAST_RESORT_JOINT`` (it had raised ``ValueError``). (The count is cheap
     enough for ``LIMITS["work"]`` since wide counts are made; here that limit is taken away.)"""
-    from gofish_teach.probability.montecarlo import NoStart, gibbs_chains
+    from gofish_teach.probability.gibbs import NoStart, gibbs_chains
     from gofish_teach.strategies import random as random_ask
 
     monkeypatch.setitem(exact.LIMITS, "work", -1)

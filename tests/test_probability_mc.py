@@ -9,7 +9,8 @@ from gofish_teach import Game, Rules
 from gofish_teach.strategies import random as random_ask
 from gofish_teach.probability import NotExact, exact, posterior
 from gofish_teach.probability.history import read
-from gofish_teach.probability.montecarlo import estimate, gibbs_chains, sample_hands
+from gofish_teach.probability.gibbs import gibbs_chains
+from gofish_teach.probability.montecarlo import estimate, sample_hands
 
 
 def positions(preset: str, n_players: int, seed: int, every: int, until: int):
@@ -129,9 +130,9 @@ def test_warm_compiles_the_exact_counts_loops_and_the_samplers():
     import subprocess
     import sys
 
-    code = ("from gofish_teach.probability import warm, hands, modular, montecarlo\n"
+    code = ("from gofish_teach.probability import warm, gibbs, hands, modular\n"
             "warm()\n"
-            "loops = [hands._column_basis, hands._gather, modular._reduce_flat, montecarlo._start, montecarlo._sweeps]\n"
+            "loops = [hands._column_basis, hands._gather, modular._reduce_flat, gibbs._start, gibbs._sweeps]\n"
             "print(' '.join(loop.__name__ for loop in loops if not loop.signatures))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
@@ -140,8 +141,8 @@ def test_warm_compiles_the_exact_counts_loops_and_the_samplers():
 
 def test_warm_compiles_every_loop_the_sampler_runs():
     """`make` calls warm() after installing, so that no learner's first sampled answer waits ~20 s."""
-    from gofish_teach.probability import montecarlo
+    from gofish_teach.probability import gibbs, montecarlo
 
     montecarlo.warm()
-    for loop in (montecarlo._start, montecarlo._sweeps):  # the two Python calls; the loops they call go with them
+    for loop in (gibbs._start, gibbs._sweeps):  # the two Python calls; the loops they call go with them
         assert loop.signatures, f"{loop.__name__} was not compiled"

@@ -513,3 +513,24 @@ def test_seat_rngs_share_nothing():
     assert a.bit_generator.state != b.bit_generator.state
     a.bit_generator.seed_seq.spawn(1)  # a strategy spawning children changes nothing for another seat
     assert b.bit_generator.seed_seq.n_children_spawned == 0
+
+
+def test_the_bots_are_strategies_and_plain_functions_still_are():
+    """The bots are Strategy objects named by their ``name`` (no ``__name__`` set on them), and a
+    plain function f(view, rng) still plays, named by its own name (the README's promise)."""
+    from gofish_teach import simulate
+    from gofish_teach.bestplay import BestResponse, SearchBot
+    from gofish_teach.strategies import Strategy
+    from gofish_teach.widgets.lab import Named
+
+    tiny = Rules.preset("pond").replace(n_ranks=2, hand_size=2)
+    bots = [BestResponse(tiny, "memory"), SearchBot(samples=4), Named(random, "mine")]
+    assert all(isinstance(bot, Strategy) and "__name__" not in vars(bot) for bot in bots)
+    assert [strategy_name(bot) for bot in bots] == ["BestResponse", "SearchBot", "mine"]
+
+    def lowest(view, rng):
+        return view.legal_asks()[0]
+
+    assert not isinstance(lowest, Strategy)
+    res = simulate([lowest, bots[0]], tiny, games=20, seed=3, workers=1, progress=False)
+    assert res.games == 20 and res.lineup == ("lowest", "BestResponse")

@@ -20,16 +20,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "gofish_teach"
 TRUNK = "trunk"
 
 #: Imports between wings that break the rule for now, each with why: (importing module, "module:name").
-KNOWN = {
-    ("gofish_teach.bestplay.search", "gofish_teach.probability.montecarlo:NoStart"):
-        "the search bot's sampler: gibbs' public surface is the next step of issue 46",
-    ("gofish_teach.bestplay.search", "gofish_teach.probability.montecarlo:gibbs_chains"):
-        "the search bot's sampler: gibbs' public surface is the next step of issue 46",
-    ("gofish_teach.bestplay.search", "gofish_teach.probability.montecarlo:whole"):
-        "the search bot's sampler: gibbs' public surface is the next step of issue 46",
-    ("gofish_teach.bestplay.search", "gofish_teach.probability.history:read"):
-        "the search bot reads a view's story for the sampler: the same next step",
-}
+KNOWN: dict = {}
 
 
 def wing_of(module: str) -> str:

@@ -1,7 +1,9 @@
 """How good can a strategy be? Exact best play on small decks.
 
 - :mod:`~gofish_teach.bestplay.model`: a two-player game on rank counts, checked move by move
-  against the engine under every preset;
+  against the engine under every preset, and the golden playthroughs (``tests/playthroughs/``);
+- :mod:`~gofish_teach.bestplay.contract`: :class:`GameModel`, that game as the algorithms below
+  walk it (deals, legal asks, a step's outcomes with their probabilities, the information key);
 - :mod:`~gofish_teach.bestplay.solve`: the exact best response to a built-in (``random``,
   ``memory``, ``most_held``) by backward induction over a seat's beliefs, its value moving
   first and second, and the built-in's own share (the ``solve`` command prints them);
@@ -27,6 +29,7 @@
 """
 from __future__ import annotations
 
+from .contract import GameModel
 from .policy import BestResponse, EquilibriumPolicy
 from .cfr import Equilibrium, exploitability_of
 from .lp import sequence_form
@@ -40,7 +43,7 @@ from .command import add_command
 
 __all__ = ["BestResponse", "Solver", "Result", "best_response", "both_seats", "check_size", "MAX_RANKS", "MAX_OCEAN",
            "MAX_OCEAN_5", "bench",
-           "Tree", "Equilibrium", "EquilibriumPolicy", "exploitability_of", "sequence_form", "SearchBot",
+           "Tree", "Equilibrium", "EquilibriumPolicy", "exploitability_of", "sequence_form", "SearchBot", "GameModel",
            "HYPOTHESES", "likelihoods", "exact_likelihoods", "OpponentModel", "OpponentModelBot",
            "add_command"]  # the command line's ``solve``
 

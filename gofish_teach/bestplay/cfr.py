@@ -48,7 +48,7 @@ CFR_METHODS = {"cfr+": dict(plus=True, alpha=0.0, beta=0.0, gamma=0.0),
 METHODS = (*CFR_METHODS, "lp")
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class Equilibrium:
     """What :meth:`Tree.solve` found: the value for the seat moving first, exploitability, sizes, cost."""
 
@@ -73,11 +73,7 @@ class Equilibrium:
         """``{(player, observations): {rank index: probability}}`` for every information set (small trees)."""
         tree, out = self.tree, {}
         for I in range(tree.infosets):
-            chunks, h = [], int(tree._iset_hist[I])
-            while h >= 0:
-                chunks.append(tree.chunks[tree._hist_chunk[h]])
-                h = int(tree._hist_parent[h])
-            player, chunks = int(tree.iset_player[I]), tuple(reversed(chunks))
+            player, chunks = tree.observations(I)
             out[(player, chunks)] = tree.strategy(self.sigma, player, chunks)
         return out
 

@@ -39,7 +39,7 @@ from . import kernels
 from .kernels import DECISION, TERMINAL
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class Solution:
     """The linear program's value for seat 0, an equilibrium (a flat profile, see
     :class:`~gofish_teach.bestplay.tree.Tree`: seat 0's from ``x``, seat 1's from the dual), sizes, cost."""

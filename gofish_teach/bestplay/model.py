@@ -27,9 +27,11 @@ World(hands=((2, 0, 0), (0, 1, 1)), booked=(0, 0, 0), books=(0, 0), turn=0, show
 from __future__ import annotations
 
 from fractions import Fraction
-from math import gcd
+from math import lcm
 from operator import mul, truediv
 from typing import NamedTuple
+
+from ..rules import EmptyHand, End
 
 SUITS_PER_RANK = 4
 
@@ -98,15 +100,18 @@ class Model:
         self.deck_size = SUITS_PER_RANK * rules.n_ranks
         self._draw_cache: dict = {}
         self._again_on_book = rules.book_draw_again
+        # the end and empty-hand rules, read once (every transition asks them)
+        self._ends_when_ocean_empty = rules.end == End.OCEAN_EMPTY
+        self._ends_when_a_hand_and_ocean_empty = rules.end == End.EMPTY_HAND_AND_OCEAN
+        self._new_hand = rules.empty_hand == EmptyHand.NEW_HAND
+        self._pass_after_draw = rules.empty_hand == EmptyHand.DRAW_ONE_PASS
         # one card of each rank, as a draw's counts (built once: every fishing draw uses one)
         self._units = [tuple(int(r == card) for r in range(self.n_ranks)) for card in range(self.n_ranks)]
         if exact == "ratio":
-            lcm = 1
-            for n in range(2, self.n_ranks + 1):
-                lcm = lcm * n // gcd(lcm, n)
-            # a uniform choice among n ranks as lcm/n out of lcm: every world's policy shares one denominator
+            common = lcm(*range(1, self.n_ranks + 1))
+            # a uniform choice among n ranks as common/n out of common: every world's policy shares one denominator
             self._p, self._mul, self._one = _pair, _mul_pairs, (1, 1)
-            self._uniform = lambda n: (lcm // n, lcm)
+            self._uniform = lambda n: (common // n, common)
         elif exact:
             self._p, self._mul, self._one, self._uniform = Fraction, mul, 1, lambda n: Fraction(1, n)
         else:
@@ -116,12 +121,15 @@ class Model:
     def start(self, hand0, hand1) -> World:
         """The position after dealing ``hand0`` and ``hand1`` (rank counts), books laid, settled.
 
-        Only for deals that need no draws to settle (see :meth:`deals` for the general case).
+        Only for deals that need no draws to settle (see :meth:`dealt` for the general case).
         """
-        (prob, world, obs), = self._after_deal(hand0, hand1)
+        (prob, world, obs), = self.dealt(hand0, hand1)
         return world
 
-    def _after_deal(self, hand0, hand1):
+    def dealt(self, hand0, hand1) -> list:
+        """Every outcome of dealing ``hand0`` and ``hand1`` (rank counts): books laid, and, if a hand
+        is then empty, what the empty-hand rule draws, as ``(probability, world, (obs0, obs1))``
+        (the probability given this deal; one outcome with probability 1 when nothing is drawn)."""
         w = _W(World((tuple(hand0), tuple(hand1)), (0,) * self.n_ranks, (0, 0), 0, (0, 0), (0, 0), False))
         obs = [("D", 0, self.deal_size, tuple(hand0), False), ("D", 1, self.deal_size, tuple(hand1), False)]
         for p in (0, 1):
@@ -143,7 +151,7 @@ class Model:
         for h0, p0 in _draws([SUITS_PER_RANK] * n, size, self._p):
             rest = [SUITS_PER_RANK - a for a in h0]
             for h1, p1 in _draws(rest, size, self._p):
-                for prob, world, obs in self._after_deal(h0, h1):
+                for prob, world, obs in self.dealt(h0, h1):
                     yield mul(mul(p0, p1), prob), world, obs
 
     # ------------------------------------------------------------------ the built-ins, as seen by ``seat``
@@ -177,6 +185,22 @@ class Model:
             return [(max(ranks, key=hand.__getitem__), self._one)]
         raise ValueError(f"bestplay: the exact solver models the built-ins random, memory and most_held, "
                          f"not {name!r}")
+
+    # ------------------------------------------------------------------ what a player knows
+    def information_key(self, view) -> tuple:
+        """``(seat, observations)`` of ``view``: its events as this model's observation chunks
+        (:func:`observe`), the key the algorithms file a player's information state under
+        (:class:`~gofish_teach.bestplay.contract.GameModel`).
+
+        >>> from gofish_teach import Game, Rules
+        >>> rules = Rules.preset("pond").replace(n_ranks=3, hand_size=2)
+        >>> game = Game(rules, 2, deck=["A", "A", "2", "A", "3", "3", "2", "A", "2", "3", "2", "3"])
+        >>> model = Model(rules)
+        >>> seat, (dealt,) = model.information_key(game.view(1))
+        >>> seat, dealt, any(obs[1] == dealt for p, world, obs in model.deals())
+        (1, (('D', 0, 2, None), ('D', 1, 2, (2, 0, 0))), True)
+        """
+        return view.player, tuple(observe(view.events, self.rules))
 
     # ------------------------------------------------------------------ one ask and what follows
     def step(self, world: World, rank: int, seat: int | None = None) -> list:
@@ -260,8 +284,8 @@ class Model:
         if sum(w.books) == self.total_books:
             w.over = True
         elif sum(w.hands[0]) + sum(w.hands[1]) + sum(w.booked) == self.deck_size:
-            end = self.rules.end
-            if end == "ocean_empty" or (end == "empty_hand_and_ocean" and not (sum(w.hands[0]) and sum(w.hands[1]))):
+            if self._ends_when_ocean_empty or (self._ends_when_a_hand_and_ocean_empty
+                                               and not (sum(w.hands[0]) and sum(w.hands[1]))):
                 w.over = True
         return w.over
 
@@ -277,8 +301,7 @@ class Model:
                 obs = obs + [("S", p)]
                 w.turn = 1 - p
                 continue
-            rule = self.rules.empty_hand
-            count = min(self.deal_size, left) if rule == "new_hand" else 1
+            count = min(self.deal_size, left) if self._new_hand else 1
             key = (tuple(ocean), count)
             draws = self._draw_cache.get(key)
             if draws is None:
@@ -289,13 +312,13 @@ class Model:
                 v.dead[p] = 0
                 for r, c in enumerate(cards):
                     v.hands[p][r] += c
-                if rule == "new_hand":
+                if self._new_hand:
                     for r, c in enumerate(cards):
                         if c:
                             self._lay(v, p, r, o)
                     if not self._over(v):
                         v.turn = 1 - p
-                elif rule == "draw_one_pass" or self._over(v):
+                elif self._pass_after_draw or self._over(v):
                     if not self._over(v):
                         v.turn = 1 - p
                 self._settle(v, self._mul(prob, pr), o, seat, out)

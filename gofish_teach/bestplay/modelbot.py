@@ -45,6 +45,8 @@ class OpponentModelBot(SearchBot):
     ``beliefs(view)`` is the posterior it searches with.
     """
 
+    name = "OpponentModelBot"  # what results and tables call it (the Strategy protocol's name)
+
     def __init__(self, samples: int = 192, seed: int = 0, *, margin: float = 1.0, burn: int = 8,
                  model: OpponentModel | None = None, stand_ins: dict | None = None):
         super().__init__(samples, seed, margin=margin, burn=burn)

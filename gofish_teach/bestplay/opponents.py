@@ -55,7 +55,7 @@ import numpy as np
 
 from ..cards import SUITS
 from ..events import Ask, Book, Deal, Draw, GoFish, Give
-from ..probability.montecarlo import NoStart, gibbs_chains, whole
+from ..probability import NoStart, draw_hidden_hands, whole
 from ..record import fished_for
 from .likelihood import HYPOTHESES, Public, any_ask, ask_likelihoods
 
@@ -238,8 +238,8 @@ class _Reading:
         if not self.view.rules.bluff:
             self._keep(events, i, q, self.hands[q][..., r] > 0, stop=i + 1)
         P = model.particles
-        story, drawn = self._gibbs(events, i + 1, model.fresh_hands)
-        fresh = drawn[:, story.seats.index(q)] if drawn is not None else self.hands[q, 0, :0]
+        seats, drawn = self._gibbs(events, i + 1, model.fresh_hands)
+        fresh = drawn[:, seats.index(q)] if drawn is not None else self.hands[q, 0, :0]
         F = len(fresh)
         hands = np.concatenate([self.hands[q], np.broadcast_to(fresh, (_H, F, fresh.shape[-1]))], axis=1)
         share = model.fresh if F else 0.0
@@ -286,27 +286,25 @@ class _Reading:
         view, P = self.view, self.model.particles
         if self.hands is None:
             self.hands = np.zeros((view.n_players, _H, P, len(view.ranks)), np.int64)
-        story, drawn = self._gibbs(events, stop, P)
+        seats_drawn, drawn = self._gibbs(events, stop, P)
         for q in seats:
             if q == view.player:
                 continue
             for h in hypotheses:
                 if drawn is not None:  # (None: nothing fits, which cannot happen in a real game: kept as they are)
-                    self.hands[q, h] = drawn[:, story.seats.index(q), :]
+                    self.hands[q, h] = drawn[:, seats_drawn.index(q), :]
                 self.weights[q, h] = 1.0
 
     def _gibbs(self, events, stop, chains):
-        """Hidden hands drawn from the observer's posterior given ``events[:stop]``: the story read and the
-        hands ``(chains, hidden seats, ranks)``, or ``None`` if none fits."""
-        from ..probability.history import read
-
+        """Hidden hands drawn from the observer's posterior given ``events[:stop]``: the hidden seats and
+        the hands ``(chains, hidden seats, ranks)``, or ``((), None)`` if none fits."""
         view = self.view
-        story = read(_Moment(view, events[:stop]))
         seed = int(np.random.SeedSequence([self.model.seed, view.player, stop, 1]).generate_state(1, np.uint32)[0])
         try:
-            return story, gibbs_chains(story, len(view.ranks), view.rules.book_size, 1, seed, chains, 4)[0]
+            drawn = draw_hidden_hands(_Moment(view, events[:stop]), chains, seed, burn=4)
         except NoStart:
-            return story, None
+            return (), None
+        return drawn.seats, drawn.hands
 
     def _draw(self, q, count, not_rank, i) -> None:
         """Each particle of seat ``q`` draws ``count`` unseen cards: each of a rank in proportion to the cards

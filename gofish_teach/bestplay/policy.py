@@ -1,9 +1,10 @@
 """The exact best response as a strategy: it plays in ``simulate``, the ``Lab`` and the Table.
 
-A :class:`BestResponse` reads the view's events back through the model
-(:func:`~gofish_teach.bestplay.model.observe`), updating its belief about the opponent's hand
-one ask at a time (the opponent's asks weighted by the built-in's policy), and asks what the
-solver's backward induction says is best there. It plays either seat, so seats may rotate.
+A :class:`BestResponse` reads the view's events back through the model (its information key,
+:meth:`~gofish_teach.bestplay.contract.GameModel.information_key`), updating its belief about
+the opponent's hand one ask at a time (the opponent's asks weighted by the built-in's policy),
+and asks what the solver's backward induction says is best there. It plays either seat, so
+seats may rotate. :class:`EquilibriumPolicy` looks its information set up by the same key.
 
 >>> from gofish_teach import Rules
 >>> from gofish_teach.simulate import simulate
@@ -17,10 +18,7 @@ solver's backward induction says is best there. It plays either seat, so seats m
 """
 from __future__ import annotations
 
-from math import gcd
-
-from .model import observe
-from .solve import Solver, _items
+from .solve import Impossible, Solver
 
 
 class BestResponse:
@@ -28,14 +26,16 @@ class BestResponse:
 
     Against any other opponent it still plays, treating asks the built-in would not make as
     equally likely among the opponent's legal asks (its belief can then no longer be exact).
+    A :class:`~gofish_teach.strategies.Strategy`.
     """
+
+    name = "BestResponse"  # what results and tables call it (lesson 08's saved outputs say so)
 
     def __init__(self, rules, against: str = "memory", *, exact: bool | None = None):
         self.rules, self.against = rules, against
         self.exact = rules.n_ranks <= 3 if exact is None else exact
         self.solvers: dict = {}
         self._beliefs: dict = {}
-        self.__name__ = f"best_vs_{against}"
         self.label = f"best-response bot (against {against})"  # how the Table names its seat
 
     def solver(self, seat: int) -> Solver:
@@ -51,13 +51,13 @@ class BestResponse:
         """The belief the seat holds at ``view`` (see :class:`~gofish_teach.bestplay.solve.Solver`)."""
         if view.rules != self.rules:
             raise ValueError(f"BestResponse: solved for {self.rules!r}, not for these rules")
-        chunks = observe(view.events, self.rules)
+        seat, chunks = self.solver(view.player).model.information_key(view)
         try:
-            return self.belief_of(view.player, chunks, True)
-        except _Impossible:  # the opponent is not the built-in: the possible worlds alone
-            return self.belief_of(view.player, chunks, False)
+            return self.belief_of(seat, chunks, True)
+        except Impossible:  # the opponent is not the built-in: the possible worlds alone
+            return self.belief_of(seat, chunks, False)
 
-    def belief_of(self, seat: int, chunks: list, weighted: bool = True):
+    def belief_of(self, seat: int, chunks: tuple, weighted: bool = True):
         """The belief after the observation ``chunks``; ``weighted``: the opponent's asks by its policy."""
         key = (seat, tuple(chunks), weighted)
         known = self._beliefs.get(key)
@@ -66,7 +66,7 @@ class BestResponse:
             if len(chunks) == 1:
                 known = solver.roots()[chunks[0]][1]
             else:
-                known = _next(solver, self.belief_of(seat, chunks[:-1], weighted), chunks[-1], weighted)
+                known = solver.next_belief(self.belief_of(seat, chunks[:-1], weighted), chunks[-1], weighted)
             self._beliefs[key] = known
         return known
 
@@ -83,7 +83,8 @@ class EquilibriumPolicy:
     strategy: at each information state it draws its ask from the equilibrium's probabilities with
     the seat's own generator (an equilibrium may need random choices). Either seat, any opponent.
     The game tree is built and solved here, once: under a second on 2 ranks, about a minute on 3
-    ranks and 2 cards each (see the README).
+    ranks and 2 cards each (see the README). A :class:`~gofish_teach.strategies.Strategy` that
+    mixes: :meth:`probabilities` gives its asks' chances.
 
     >>> from gofish_teach import Rules
     >>> from gofish_teach.simulate import simulate
@@ -95,20 +96,21 @@ class EquilibriumPolicy:
     20
     """
 
+    name = "EquilibriumPolicy"  # what results and tables call it
+
     def __init__(self, rules, *, iterations: int = 2000, target: float = 1e-5, method: str = "dcfr"):
         from .tree import Tree  # the tree is built here, once: the class is cheap to import
 
         self.rules = rules
         self.equilibrium = Tree(rules).solve(iterations=iterations, target=target, method=method)
         self.value, self.exploitability = self.equilibrium.value, self.equilibrium.exploitability
-        self.__name__ = "equilibrium"
         self.label = "equilibrium bot"  # how the Table names its seat
 
     def probabilities(self, view) -> dict:
         """``{rank label: probability}`` of this strategy's asks at ``view``."""
         if view.rules != self.rules:
             raise ValueError(f"EquilibriumPolicy: solved for {self.rules!r}, not for these rules")
-        mix = self.equilibrium.probabilities(view.player, observe(view.events, self.rules))
+        mix = self.equilibrium.probabilities(*self.equilibrium.tree.model.information_key(view))
         return {self.rules.ranks[r]: p for r, p in mix.items()}
 
     def choose(self, view, rng) -> tuple:
@@ -118,37 +120,3 @@ class EquilibriumPolicy:
         return view.opponents[0], rank
 
     __call__ = choose
-
-
-class _Impossible(ValueError):
-    """The events cannot happen if the opponent plays the built-in."""
-
-
-def _next(solver: Solver, belief, chunk: tuple, weighted: bool):
-    """The belief after the events ``chunk`` (one ask and what followed it)."""
-    _, asker, rank = chunk[0]
-    if asker == solver.seat:
-        weights = solver.children(belief, rank).get(chunk)
-    elif weighted:
-        weights = solver.children(belief).get(chunk)
-    else:  # any held rank, equally likely: 1/len(held) as lcm/len(held) keeps the weights whole
-        weights, lcm = {}, _lcm(solver.model.n_ranks)
-        oid = solver._obs_ids.get(chunk)
-        for world, p in _items(belief):
-            held = solver.model.asks(solver.worlds[world])
-            if rank in held:
-                for qn, qd, child, obs in solver._step(world, rank):
-                    if obs == oid:
-                        weights[child] = weights.get(child, 0) + p * qn * (lcm // len(held))
-    if not weights:
-        if weighted:
-            raise _Impossible("BestResponse: the opponent made an ask the built-in would not make")
-        raise ValueError("BestResponse: these events cannot happen in the solved game")
-    return solver._normalised(weights)[1]
-
-
-def _lcm(n: int) -> int:
-    out = 1
-    for k in range(2, n + 1):
-        out = out * k // gcd(out, k)
-    return out

@@ -2,7 +2,7 @@
 
 At each decision :class:`SearchBot` does what a careful player would do with a pencil: it
 imagines ``samples`` ways the hidden cards could lie, each drawn from what its own view
-says about them (the posterior's Gibbs sampler, :func:`~gofish_teach.probability.montecarlo.gibbs_chains`,
+says about them (the posterior's Gibbs sampler, :func:`~gofish_teach.probability.draw_hidden_hands`,
 so that a seat that asked for 7s holds a 7 and one that said "Go Fish!" to 9s holds none),
 with the ocean shuffled at random; then, for every legal ask, it plays each imagined world
 to the end with ``memory`` in its own seat and ``others`` (``memory`` unless told) in every
@@ -47,7 +47,7 @@ from numba import njit
 
 from ..fast import (CARDS_PER_RANK, FAST_STRATEGIES, MAX_ASKS, STATE_SIZE, TOO_LONG, WORK_SIZE, play_on, rule_codes,
                     seed_state, shares, strategy_codes)
-from ..probability.montecarlo import NoStart, gibbs_chains, whole
+from ..probability import NoStart, draw_hidden_hands, whole
 from ..strategies import memory
 
 
@@ -116,7 +116,10 @@ class SearchBot:
             ``"most_held"`` (the built-ins the compiled engine plays).
 
     ``last_ms`` is the time its latest decision took, in milliseconds (for the benchmark).
+    A :class:`~gofish_teach.strategies.Strategy`.
     """
+
+    name = "SearchBot"  # what results and tables call it (lesson 08's saved outputs say so)
 
     def __init__(self, samples: int = 192, seed: int = 0, *, margin: float = 1.0, burn: int = 8,
                  others: str = "memory"):
@@ -211,18 +214,16 @@ class SearchBot:
     def _worlds(self, view, entropy):
         """``samples`` worlds: every seat's hand by rank (``(samples, seats, ranks)``, the viewer's
         own hand in its row) and the ocean as card codes, top first (``(samples, ocean)``)."""
-        from ..probability.history import read
-
-        story = read(view)
         R, n = len(view.ranks), view.n_players
         seed = int(np.random.SeedSequence(entropy).generate_state(1, np.uint32)[0])
-        hidden = gibbs_chains(story, R, view.rules.book_size, 1, seed, self.samples, self.burn)[0]  # (K, k, R)
+        drawn = draw_hidden_hands(view, self.samples, seed, self.burn)
+        hidden = drawn.hands  # (K, k, R)
         K = hidden.shape[0]
         worlds = np.zeros((K, n, R), np.int16)
-        worlds[:, story.seats, :] = hidden
+        worlds[:, list(drawn.seats), :] = hidden
         mine = view.counts
         worlds[:, view.player, :] = [mine.get(r, 0) for r in view.ranks]
-        left = np.asarray(story.unseen, np.int64)[None, :] - hidden.sum(axis=1)  # (K, R): the ocean by rank
+        left = np.asarray(drawn.unseen, np.int64)[None, :] - hidden.sum(axis=1)  # (K, R): the ocean by rank
         rng = np.random.default_rng(np.random.SeedSequence(entropy + [1]))
         size = view.ocean_size
         oceans = np.zeros((K, size), np.int16)

@@ -31,11 +31,12 @@ from __future__ import annotations
 import os
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from math import gcd
+from math import gcd, lcm
 from operator import truediv
 
+from .contract import GameModel
 from .model import Model, World
 
 #: The largest games the exact solver takes, for 2 players: at most MAX_RANKS ranks, and at most
@@ -91,7 +92,7 @@ def check_size(rules, n_players: int = 2, against: str | None = None) -> None:
                          f"{ocean} (deal more cards or use fewer ranks)")
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class Result:
     """What :func:`best_response` found: the value, the built-in's own share, states, time."""
 
@@ -120,7 +121,7 @@ class Solver:
             check_size(rules, against=against)
         # Probabilities as (numerator, denominator) pairs: a belief's weights stay whole numbers, and
         # the outcomes a seat cannot tell apart share one denominator (the ocean's size is public).
-        self.model = Model(rules, exact="ratio")
+        self.model: GameModel = Model(rules, exact="ratio")
         self.model.policy(against, _probe(self.model))  # an unknown name fails here, before any work
         self.rules, self.against, self.seat, self.exact = rules, against, seat, exact
         self._ratio = Fraction if exact else truediv
@@ -301,6 +302,43 @@ class Solver:
             out[self.observations[o]] = (p, after)
         return out
 
+    def next_belief(self, belief, chunk: tuple, weighted: bool = True):
+        """The seat's belief after the observation ``chunk`` (one ask and what followed it, as
+        :func:`~gofish_teach.bestplay.model.observe` gives it) from ``belief`` (as this solver keys
+        it: from :meth:`roots`, :meth:`outcomes` or this method). ``weighted``: the opponent's asks
+        count by its policy, as in the solved game; otherwise each rank it holds is equally likely
+        (for an opponent that is not the built-in: the possible worlds alone). Raises
+        :class:`Impossible` when ``chunk`` cannot follow ``belief``.
+
+        It is how a strategy follows a game: each outcome of an ask leads to its belief.
+
+        >>> from gofish_teach import Rules
+        >>> solver = Solver(Rules.preset("pond").replace(n_ranks=2, hand_size=2), "memory", seat=0)
+        >>> p, start = solver.roots()[max(solver.roots())]
+        >>> after = solver.outcomes(start, solver.best_ask(start))
+        >>> all(solver.next_belief(start, chunk) == belief for chunk, (q, belief) in after.items())
+        True
+        """
+        _, asker, rank = chunk[0]
+        if asker == self.seat:
+            weights = self.children(belief, rank).get(chunk)
+        elif weighted:
+            weights = self.children(belief).get(chunk)
+        else:  # any held rank, equally likely: 1/len(held) as lcm/len(held) keeps the weights whole
+            weights, common = {}, lcm(*range(1, self.model.n_ranks + 1))
+            oid = self._obs_ids.get(chunk)
+            for world, p in _items(belief):
+                held = self.model.asks(self.worlds[world])
+                if rank in held:
+                    for qn, qd, child, obs in self._step(world, rank):
+                        if obs == oid:
+                            weights[child] = weights.get(child, 0) + p * qn * (common // len(held))
+        if not weights:
+            if weighted:
+                raise Impossible(f"bestplay: the opponent made an ask {self.against} would not make")
+            raise Impossible("bestplay: these events cannot happen in the solved game")
+        return self._normalised(weights)[1]
+
     def distribution(self, belief) -> dict:
         """``belief`` as ``{world number: probability}`` (Fractions when ``exact``), to read or print.
 
@@ -395,7 +433,8 @@ class Solver:
     def builtin_share(self, own: str | None = None):
         """The share the built-in ``own`` (default: ``against``) gets in this seat against ``against``."""
         own = own or self.against
-        model, memo = Model(self.rules, exact=self.exact), {}
+        model: GameModel = Model(self.rules, exact=self.exact)
+        memo: dict = {}
 
         def value(world):
             if world in memo:
@@ -409,6 +448,10 @@ class Solver:
             memo[world] = v
             return v
         return sum(p * value(world) for p, world, obs in model.deals())
+
+
+class Impossible(ValueError):
+    """Observations that cannot follow a belief in the solved game (:meth:`Solver.next_belief`)."""
 
 
 class _Both:
@@ -489,6 +532,5 @@ def both_seats(rules, against: str, *, exact: bool | None = None, workers: int |
 
 
 def _seat_result(rules, against, seat, exact) -> Result:
-    result = best_response(rules, against, seat, exact=exact)
-    result.solver = None  # the tables stay here: only the figures travel back
-    return result
+    # the tables stay here: only the figures travel back
+    return replace(best_response(rules, against, seat, exact=exact), solver=None)

@@ -27,6 +27,7 @@ from functools import partial
 import numpy as np
 
 from . import kernels
+from .contract import GameModel
 from .kernels import DECISION
 from .model import Model
 
@@ -46,7 +47,8 @@ class Tree:
 
     def __init__(self, rules, max_nodes: int = MAX_NODES):
         self.rules = rules
-        self.model = model = Model(rules, exact=False)
+        self.model: GameModel = Model(rules, exact=False)
+        model = self.model
         self.worlds, self.chunks = [], []
         world_ids, chunk_ids = {}, {}
         world_id = partial(_number, world_ids, self.worlds)
@@ -144,6 +146,21 @@ class Tree:
         I = self.infoset(player, chunks)
         o = self.offset[I]
         return {int(r): float(x) for r, x in zip(self.ranks[o:o + self.nact[I]], sigma[o:o + self.nact[I]])}
+
+    def observations(self, I: int) -> tuple:
+        """``(player, chunks)``: whose information set ``I`` is, and the observation chunks that
+        lead to it (what :meth:`infoset` reads back).
+
+        >>> from gofish_teach import Rules
+        >>> tree = Tree(Rules.preset("pond").replace(n_ranks=2, hand_size=1))
+        >>> all(tree.infoset(*tree.observations(I)) == I for I in range(tree.infosets))
+        True
+        """
+        chunks, h = [], int(self._iset_hist[I])
+        while h >= 0:
+            chunks.append(self.chunks[self._hist_chunk[h]])
+            h = int(self._hist_parent[h])
+        return int(self.iset_player[I]), tuple(reversed(chunks))
 
     def infoset(self, player: int, chunks) -> int:
         """The information set of ``player`` after the observation ``chunks``."""

@@ -541,9 +541,8 @@ def play_games(lineup: Sequence[str], rules: Rules, decks: np.ndarray, seeds: np
         stuck, idle, used = _play_many(codes, *rule_codes(rules, n), rules.n_ranks, int(max_asks), decks, seeds,
                                        books, asks, winners, trace)
         if stuck >= 0:
-            error = GameTooLong(too_long_message(f"decks[{stuck}]", max_asks, idle, lineup, rules))
-            error.row, error.idle_asks = int(stuck), int(idle)  # for simulate, to name the tournament's game
-            raise error
+            raise GameTooLong(too_long_message(f"decks[{stuck}]", max_asks, idle, lineup, rules), row=int(stuck),
+                              idle_asks=int(idle))  # the row: for simulate, to name the tournament's game
         if not moves or used <= len(trace):  # without moves, trace has no rows and needs none
             break
         trace = np.zeros((used, 3), np.int16)  # the same games again, with room for every ask

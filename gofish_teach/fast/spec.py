@@ -22,7 +22,7 @@ from typing import NamedTuple, Sequence
 import numpy as np
 
 from ..cards import SUITS
-from ..rules import EMPTY_HAND_RULES, END_RULES, Rules
+from ..rules import EMPTY_HAND_RULES, END_RULES, EmptyHand, End, Rules
 from ..strategies import strategy_name
 
 # CARDS_PER_RANK, the order of FAST_STRATEGIES and the codes below are compiled into the cached
@@ -44,10 +44,11 @@ MAX_ASKS = 10_000
 RANDOM, MEMORY, MOST_HELD = (FAST_STRATEGIES.index(name) for name in ("random", "memory", "most_held"))
 #: Empty-hand rule codes (Rules.empty_hand).
 NEW_HAND, DRAW_ONE_PLAY, DRAW_ONE_PASS = 0, 1, 2
-EMPTY_HAND_CODES = {"new_hand": NEW_HAND, "draw_one_play": DRAW_ONE_PLAY, "draw_one_pass": DRAW_ONE_PASS}
+EMPTY_HAND_CODES = {EmptyHand.NEW_HAND: NEW_HAND, EmptyHand.DRAW_ONE_PLAY: DRAW_ONE_PLAY,
+                    EmptyHand.DRAW_ONE_PASS: DRAW_ONE_PASS}
 #: End rule codes (Rules.end).
 ALL_BOOKS, EMPTY_HAND_AND_OCEAN, OCEAN_EMPTY = 0, 1, 2
-END_CODES = {"all_books": ALL_BOOKS, "empty_hand_and_ocean": EMPTY_HAND_AND_OCEAN, "ocean_empty": OCEAN_EMPTY}
+END_CODES = {End.ALL_BOOKS: ALL_BOOKS, End.EMPTY_HAND_AND_OCEAN: EMPTY_HAND_AND_OCEAN, End.OCEAN_EMPTY: OCEAN_EMPTY}
 assert set(EMPTY_HAND_CODES) == set(EMPTY_HAND_RULES) and set(END_CODES) == set(END_RULES), \
     "a rule option was added: give it a code here and a branch in engine.play_on"
 #: The partner of a seat when there are no teams.

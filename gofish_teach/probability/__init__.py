@@ -33,11 +33,13 @@ from fractions import Fraction
 from .answers import OCEAN, Belief, Table, from_counts
 from .exact import COUNTING, LAST_RESORT_JOINT, MEMORY, TooBig, one_blas_thread, story_key, world_counts
 from .facts import Facts
+from .gibbs import HiddenHands, NoStart, draw_hidden_hands
 from .history import NotExact, read
-from .montecarlo import NoStart, estimate, sample_hands, whole
+from .montecarlo import estimate, sample_hands, whole
 
 __all__ = ["posterior", "estimate", "Facts", "Belief", "Table", "OCEAN", "NotExact", "Fraction", "warm",
-           "one_blas_thread"]  # for the widgets: a click's numpy on one BLAS thread, as the exact counts are
+           "one_blas_thread",  # for the widgets: a click's numpy on one BLAS thread, as the exact counts are
+           "draw_hidden_hands", "HiddenHands", "NoStart", "whole"]  # the sampler's, for the search bot
 
 
 def posterior(view, *, fallback: bool = True, samples: int = 4_000, seed: int = 0) -> Belief:
@@ -89,7 +91,7 @@ def warm() -> None:
     the plan of an order of the ranks, the graded sweep) and the sampler's (:func:`.montecarlo.warm`),
     about half a minute once. ``make`` runs this right after installing."""
     from .. import Game, Rules
-    from . import contract, exact, graded, montecarlo, orders
+    from . import contract, exact, graded, hands, montecarlo, orders
     from .hands import Hand
     from .history import read
 
@@ -100,13 +102,5 @@ def warm() -> None:
     plan.cost(plan.best())
     contract.cheapest_seating([Hand.dealt(2, [True, True], primes=(7,))] * 2, unseen=[4, 4])
     graded.count_worlds_graded([Hand.dealt(2, [True, True], primes=(7,))] * 2, [3, 3], (7,), ocean=2)
-    # A hand's gather loop is compiled once per layout of its moves: np.nonzero's strided arrays (above),
-    # and the contiguous one-move arrays some positions give (lesson 05 met one, and waited for it).
-    import numpy as np
-
-    from .hands import _gather
-
-    for need in (np.zeros(4, np.int64)[::2], np.zeros(2, np.int64)):
-        _gather(np.zeros((1, 1, 1, 1)), np.zeros((1, 1, 1)), need, np.zeros(2, np.int64), np.zeros(2, np.int64),
-                np.zeros(2))
+    hands.warm()
     montecarlo.warm()

@@ -1,13 +1,22 @@
-"""The Gibbs sampler's compiled loops, and the hidden hands packed for them.
+"""The Gibbs sampler over the hidden hands: its public surface, its compiled loops, and the
+hidden hands packed for them.
 
-:func:`.montecarlo.sample_hands` (the fallback when the exact joint of several hands is too
-big) runs blocked Gibbs sampling over the hidden hands through :func:`.montecarlo.gibbs_chains`,
-which packs the hands' cases (:class:`_Hands`), starts the chains (:func:`_start`) and sweeps
-them (:func:`_sweeps`) here. This module changes when the sampler's inner loops do; every name
-stays importable from :mod:`.montecarlo`.
+What the rest of the package uses:
+
+- :func:`gibbs_chains`: the hidden hands of a view's :class:`~.history.Story` in every chain
+  after each sweep (:func:`.montecarlo.sample_hands` turns them into a posterior, the fallback
+  when the exact joint of several hands is too big);
+- :func:`draw_hidden_hands`: one draw of every hidden hand per chain, from a view (the search
+  bot's imagined worlds, :class:`~gofish_teach.bestplay.SearchBot`), as :class:`HiddenHands`;
+- :class:`NoStart`: no chain found a deal that fits the view to start from.
+
+:func:`gibbs_chains` packs the hands' cases (:class:`_Hands`), starts the chains
+(:func:`_start`) and sweeps them (:func:`_sweeps`); this module changes when the sampler's
+inner loops do.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from math import comb, factorial
 
 import numpy as np
@@ -358,3 +367,69 @@ def _team_rule(teams):
         return np.zeros(0, np.int64), np.zeros(0, np.int64), 0
     bits, flags, mode = teams
     return np.array(bits, dtype=np.int64), np.array(flags, dtype=np.int64), 1 if mode == "stalemate" else 2
+
+
+# ---------------------------------------------------------------------- the sampler's public surface
+class NoStart(ValueError):
+    """No chain found a deal of the unseen cards that fits every hand to start from."""
+
+
+def gibbs_chains(story, n_ranks: int, book_size: int, sweeps: int, seed: int, chains: int, burn: int) -> np.ndarray:
+    """The hidden hands (``story.seats``' order) in every chain after each sweep past burn-in:
+    an int array (sweeps, chains, hands, ranks). Chains start from hands drawn one after
+    another, each given the ones before; a chain whose start leaves some hand no way to fit
+    (drawn again, up to 50 times) starts from another chain's hands.
+    """
+    from .exact import hand_cases
+
+    rng = np.random.default_rng(seed)
+    R, k = n_ranks, len(story.seats)
+    unseen = np.array(story.unseen, dtype=np.int64)
+    packed = _Hands([hand_cases(story, q, R, book_size) for q in story.seats], book_size - 1)
+    rule = _team_rule(story.teams)
+    hands = np.zeros((chains, k, R), dtype=np.int64)
+    alive = np.zeros(chains, dtype=bool)
+    for _ in range(50):  # start every chain from a consistent deal
+        todo = np.flatnonzero(~alive)
+        if not len(todo):
+            break
+        fresh = np.zeros((len(todo), k, R), dtype=np.int64)
+        ok = _start(unseen, rng.random((len(todo), packed.draw_doubles)), fresh, *packed.args(), *rule)
+        hands[todo] = fresh
+        alive[todo] = ok
+    if not alive.any():
+        raise NoStart("Monte Carlo found no consistent deal of the unseen cards")
+    hands[~alive] = hands[np.flatnonzero(alive)[np.arange((~alive).sum()) % alive.sum()]]
+    doubles = packed.draw_doubles + (k * (2 + 2 * k) if k > 1 else 0)
+    record = np.zeros((sweeps, chains, k, R), dtype=np.int64)
+    return _sweeps(hands, unseen, rng.random((burn + sweeps, chains, doubles)), burn, record, *packed.args(), *rule)
+
+
+@dataclass(frozen=True, eq=False)
+class HiddenHands:
+    """What :func:`draw_hidden_hands` drew: the hidden ``seats`` (ascending), the ``unseen`` cards
+    of each rank (neither in the viewer's hand nor in books: in the hidden hands or the ocean),
+    and ``hands``, an int array (draws, hidden seats, ranks)."""
+
+    seats: tuple[int, ...]
+    unseen: tuple[int, ...]
+    hands: np.ndarray
+
+
+def draw_hidden_hands(view, samples: int, seed: int, burn: int) -> HiddenHands:
+    """``samples`` draws of every hidden hand from what ``view`` says about them: one chain
+    each, started from a deal that fits and taken after ``burn`` sweeps (so the draws are
+    independent of each other, each close to the posterior). Raises :class:`NoStart` when no
+    chain can start, ``ValueError`` (:class:`~.history.NotExact`) under ``specific_card`` rules.
+
+    >>> from gofish_teach import Game
+    >>> view = Game("pond", 3, seed=0).view(0)
+    >>> drawn = draw_hidden_hands(view, samples=4, seed=1, burn=2)
+    >>> drawn.seats, drawn.hands.shape, drawn.hands.sum(axis=2).tolist()[0]   # every draw holds the hand sizes
+    ((1, 2), (4, 2, 13), [5, 5])
+    """
+    from .history import read
+
+    story = read(view)
+    hands = gibbs_chains(story, len(view.ranks), view.rules.book_size, 1, seed, samples, burn)[0]
+    return HiddenHands(tuple(story.seats), tuple(story.unseen), hands)

@@ -39,7 +39,7 @@ from numba import njit
 
 from ..cards import SUITS
 from .modular import crt, matmul_mod
-from .pools import _COMB as _WAYS, BITS, FIELD as _FIELD, M_MASK as _LEFT_MASK
+from .pools import COMB as _WAYS, BITS, FIELD as _FIELD, M_MASK as _LEFT_MASK
 
 _DECK = len(SUITS)  # cards of each rank
 _LEFT_BITS = _LEFT_MASK.bit_length()  # a need's pooled cards left, below its known counts
@@ -296,3 +296,12 @@ class Hand:
     def is_zero(self) -> bool:
         """True when no count vector has weight (the history is impossible)."""
         return any(0 in A.shape for A in self.tensors)
+
+
+def warm() -> None:
+    """Compile a hand's gather loop for every layout of its moves it meets: np.nonzero's strided
+    arrays, and the contiguous one-move arrays some positions give (lesson 05 met one, and waited
+    for it). :func:`gofish_teach.probability.warm` calls this."""
+    for need in (np.zeros(4, np.int64)[::2], np.zeros(2, np.int64)):
+        _gather(np.zeros((1, 1, 1, 1)), np.zeros((1, 1, 1)), need, np.zeros(2, np.int64), np.zeros(2, np.int64),
+                np.zeros(2))

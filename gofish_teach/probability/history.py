@@ -49,8 +49,10 @@ from collections import namedtuple
 from dataclasses import dataclass, field
 
 from ..cards import SUITS
+from ..events import Reason
 from ..record import Asked, Booked, Dealt, Drew, Gave, Got, Lacks, Record, Settled
 from ..record import fished_for  # noqa: F401  (facts and montecarlo import it from here)
+from ..rules import End
 from .modular import log2_multinomial
 
 _DECK = len(SUITS)  # cards of each rank
@@ -193,10 +195,10 @@ def read(view) -> Story:
         if fact.seat != me:
             ops[fact.seat].append(CapOp(caps()))
     ocean, over = record.ocean, record.over
-    if rules.teams and not rules.bluff and ocean == 0 and rules.end != "ocean_empty":
+    if rules.teams and not rules.bluff and ocean == 0 and rules.end != End.OCEAN_EMPTY:
         # Only a successful ask changes anything now, so a world stuck earlier would be stuck
         # still: what the view says is all about the hands as they are.
-        mode = "going_on" if over is None else "stalemate" if "ask can succeed" in over else None
+        mode = "going_on" if over is None else "stalemate" if over == Reason.STALEMATE else None
         if mode:
             team = [1 << min(q, rules.partner(q, view.n_players)) for q in range(view.n_players)]
             story.teams = ([team[q] for q in seats], [team[me] if c else 0 for c in mine], mode)

@@ -35,11 +35,11 @@ from numbers import Integral
 import numpy as np
 
 from ..cards import SUITS
+from ..events import Reason
 from ..record import Asked, Booked, Dealt, Drew, Gave, Got, Lacks, Record, Settled
+from ..rules import End
 from .answers import Belief
-# The Gibbs sampler's compiled loops live in gibbs; every name stays importable from here too.
-from .gibbs import (_BINOM, _FACT, _FALLING, _cycle, _draw, _fits_rule, _Hands, _pick, _redraw,  # noqa: F401
-                    _start, _sweeps, _team_rule, _weight, _work)
+from .gibbs import gibbs_chains
 
 _DECK = len(SUITS)
 RUNS = 25  # independent runs an estimate averages; their spread gives its standard error
@@ -94,10 +94,6 @@ def _sample(weights_by_rank, rng):
     cum = np.cumsum(weights_by_rank, axis=1)
     u = rng.random(len(cum)) * cum[:, -1]
     return np.minimum((cum <= u[:, None]).sum(axis=1), weights_by_rank.shape[1] - 1)
-
-
-class NoStart(ValueError):
-    """No chain found a deal of the unseen cards that fits every hand to start from."""
 
 
 class _Worlds:
@@ -212,7 +208,7 @@ def _run(view, n, rng):
     for op in dealt:
         if op.seat != me:
             worlds.take(op.seat, op.count)
-    endgame = rules.teams and rules.end != "ocean_empty"  # with the ocean empty, some ask can succeed
+    endgame = rules.teams and rules.end != End.OCEAN_EMPTY  # with the ocean empty, some ask can succeed
     ended = False
     for k, (ops, ocean, over) in enumerate(steps):
         for op in ops:
@@ -252,7 +248,7 @@ def _run(view, n, rng):
                     worlds.hands[:, q, s] -= b
         if over is not None and not ended:
             ended = True
-            if rules.teams and "ask can succeed" in over:
+            if rules.teams and over == Reason.STALEMATE:
                 worlds.require(~_can_ask(worlds, view))
         worlds.resample()
     for op in record.settle():
@@ -277,7 +273,7 @@ def _distribution(values, w):
     return {c: float(p) for c, p in enumerate(counts) if p > 0}
 
 
-# ---------------------------------------------------------------------- Gibbs over hands (the loops: gibbs.py)
+# ---------------------------------------------------------------------- Gibbs over hands (the sampler: gibbs.py)
 def sample_hands(view, story, samples: int = 20_000, seed: int = 0, reason: str = "",
                  chains: int = 100, burn: int = 20) -> Belief:
     """Blocked Gibbs sampling of every hidden hand at once; ``samples`` hand-sets after burn-in.
@@ -299,37 +295,6 @@ def sample_hands(view, story, samples: int = 20_000, seed: int = 0, reason: str 
         ocean = {r: _as_dict(sea[s]) for s, r in enumerate(view.ranks)}
         runs.append(Belief(view.ranks, seats, ocean, view.ocean_size, {view.player: view.counts}, exact=False))
     return _average(view, runs, reason)
-
-
-def gibbs_chains(story, n_ranks: int, book_size: int, sweeps: int, seed: int, chains: int, burn: int) -> np.ndarray:
-    """The hidden hands (``story.seats``' order) in every chain after each sweep past burn-in:
-    an int array (sweeps, chains, hands, ranks). Chains start from hands drawn one after
-    another, each given the ones before; a chain whose start leaves some hand no way to fit
-    (drawn again, up to 50 times) starts from another chain's hands.
-    """
-    from .exact import hand_cases
-
-    rng = np.random.default_rng(seed)
-    R, k = n_ranks, len(story.seats)
-    unseen = np.array(story.unseen, dtype=np.int64)
-    packed = _Hands([hand_cases(story, q, R, book_size) for q in story.seats], book_size - 1)
-    rule = _team_rule(story.teams)
-    hands = np.zeros((chains, k, R), dtype=np.int64)
-    alive = np.zeros(chains, dtype=bool)
-    for _ in range(50):  # start every chain from a consistent deal
-        todo = np.flatnonzero(~alive)
-        if not len(todo):
-            break
-        fresh = np.zeros((len(todo), k, R), dtype=np.int64)
-        ok = _start(unseen, rng.random((len(todo), packed.draw_doubles)), fresh, *packed.args(), *rule)
-        hands[todo] = fresh
-        alive[todo] = ok
-    if not alive.any():
-        raise NoStart("Monte Carlo found no consistent deal of the unseen cards")
-    hands[~alive] = hands[np.flatnonzero(alive)[np.arange((~alive).sum()) % alive.sum()]]
-    doubles = packed.draw_doubles + (k * (2 + 2 * k) if k > 1 else 0)
-    record = np.zeros((sweeps, chains, k, R), dtype=np.int64)
-    return _sweeps(hands, unseen, rng.random((burn + sweeps, chains, doubles)), burn, record, *packed.args(), *rule)
 
 
 def warm() -> None:

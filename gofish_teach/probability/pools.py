@@ -41,7 +41,7 @@ MAX_RANKS = M_SHIFT // BITS  #: ranks whose counts fit below the pool size
 assert M_MASK < 1 << (F_SHIFT - M_SHIFT) and F_SHIFT + F_MASK.bit_length() <= 63, "the key's fields overlap"
 _DECK = len(SUITS)  # cards of each rank
 # comb(x, y) for every pool or fresh size x and every y cards of one rank taken from it
-_COMB = np.array([[comb(x, y) for y in range(_DECK + 1)] for x in range(max(M_MASK, F_MASK) + 1)], dtype=np.float64)
+COMB = np.array([[comb(x, y) for y in range(_DECK + 1)] for x in range(max(M_MASK, F_MASK) + 1)], dtype=np.float64)
 
 
 def _fits(top, limit: int, what: str) -> None:
@@ -113,7 +113,7 @@ class Cases:
                 break
             _fits(self._get(s)[ok].max() + j, FIELD, "cards of a rank")
             k = self.keys[ok] + (j << (BITS * s)) - (j << M_SHIFT)
-            c = _COMB[m[ok], j]
+            c = COMB[m[ok], j]
             keys.append(k)
             weights.append(self.weights[:, ok] * c % self._p)
         self._set(np.concatenate(keys), np.concatenate(weights, axis=1))
@@ -194,7 +194,7 @@ class Cases:
                 ok = (m >= jp) & (fz >= jf) & (c >= b) & (c - trigger <= b - 1)
                 if not ok.any():
                     continue
-                cm, cf = _COMB[m[ok], jp], _COMB[fz[ok], jf]
+                cm, cf = COMB[m[ok], jp], COMB[fz[ok], jf]
                 k = self.keys[ok] + ((c[ok] - b - have[ok]) << (BITS * s)) - (jp << M_SHIFT) - (jf << F_SHIFT)
                 keys.append(k)
                 weights.append(self.weights[:, ok] * cm % self._p * cf % self._p)
@@ -268,7 +268,7 @@ class Cases:
             ok = (j >= 0) & (m >= j)
             self._filter(ok)
             j, m = j[ok], m[ok]
-            c = _COMB[m, j]
+            c = COMB[m, j]
             self.keys = self.keys - (have[ok] << (BITS * s)) - (j << M_SHIFT)
             self.weights = self.weights * c % self._p
             self.pool_mask &= ~(1 << s)

@@ -92,7 +92,7 @@ def _clicked_in_the_page() -> bool:
     return (parent or {}).get("header", {}).get("msg_type") == "comm_msg"
 
 
-def _in_kernel() -> bool:
+def in_kernel() -> bool:
     """True inside a Jupyter kernel (whose event loop runs between cells)."""
     try:
         from IPython import get_ipython

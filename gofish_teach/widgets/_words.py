@@ -19,7 +19,7 @@ person's own doings read better in the second person, so those are written here.
 from __future__ import annotations
 
 from ..cards import name, plural
-from ..events import Ask, Book, Deal, Draw, GameOver, GoFish, Give, Skip, Turn
+from ..events import Ask, Book, Deal, Draw, GameOver, GoFish, Give, Skip, Source, Turn
 from ..rules import PRESETS, Rules
 
 _NUMBERS = ("no", "one", "two", "three", "four")
@@ -70,7 +70,7 @@ def say(event, names, me: int) -> str:
             return f"You draw {event.cards[0]}, the rank you asked for: lucky draw!"
         what = "a card" if event.count == 1 else f"{event.count} cards"
         shown = f" ({' '.join(map(str, event.cards))})" if event.cards else ""
-        why = " because your hand is empty" if event.source == "empty hand" else ""
+        why = " because your hand is empty" if event.source == Source.EMPTY_HAND else ""
         return f"You draw {what}{shown} from the ocean{why}."
     if kind is Book:
         return f"You lay down a book of {plural(event.rank)}."

@@ -52,20 +52,23 @@ HOW_PLAYED = {"fast": "played at full speed (compiled)",
 
 
 class Named:
-    """A learner's strategy under the name the lab shows (``Lab(strategies={"mine": f})`` shows "mine").
+    """A learner's strategy under the name the lab shows (``Lab(strategies={"mine": f})`` shows "mine"):
+    a :class:`~gofish_teach.strategies.Strategy` whose ``name`` is that name.
 
     A plain class of the module, so it pickles whenever the function does (for a process pool
-    or a Dask cluster), and :func:`~gofish_teach.strategies.strategy_name` reads ``__name__``.
+    or a Dask cluster).
     """
 
     def __init__(self, strategy, name: str):
-        self.strategy, self.__name__ = get_strategy(strategy), name
+        self.strategy, self.name = get_strategy(strategy), name
 
-    def __call__(self, view, rng):
+    def choose(self, view, rng):
         return self.strategy(view, rng)
 
+    __call__ = choose
+
     def __repr__(self) -> str:
-        return f"<strategy {self.__name__}>"
+        return f"<strategy {self.name}>"
 
 
 class Lab(Placeheld, w.VBox):

@@ -370,7 +370,7 @@ class Table(Placeheld, widgets.VBox):
         """
         if self._render_due:
             return True
-        if not _table_play._in_kernel():
+        if not _table_play.in_kernel():
             return False
         try:
             loop = asyncio.get_running_loop()
