@@ -147,7 +147,7 @@ class Key:
         """The grader's hidden cases of ``ex``, made from ``seed`` (which only the grader knows), with their answers."""
         if (ex.id, int(seed)) not in self._hidden:
             make = self.functions.get(f"{ex.function}_hidden") or ex.make_hidden
-            rng = np.random.default_rng([int(seed), ex._seed_key()])
+            rng = np.random.default_rng([int(seed), ex.seed_key()])
             self._hidden[ex.id, int(seed)] = self.answered(ex, make(rng)) if make is not None else []
         return self._hidden[ex.id, int(seed)]
 
@@ -158,7 +158,7 @@ class Key:
 
         if ex.draw is None:
             return []
-        inputs = unique_draws(ex, np.random.default_rng([int(seed), ex._seed_key()]), size)
+        inputs = unique_draws(ex, np.random.default_rng([int(seed), ex.seed_key()]), size)
         sealed = []
         for k, case in enumerate(self.answered(ex, inputs)):
             salt = hashlib.sha256(f"{seed}:{ex.id}:{k}".encode()).hexdigest()[:16]

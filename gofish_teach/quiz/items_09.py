@@ -55,7 +55,10 @@ def q09_m1(prior: str, first: tuple, second: tuple):
                        f"= {tex_frac(after2[1])}$ (the same as multiplying both likelihoods into the first prior).",
                        decimals=4),
                 choice("(c) Which strategy is now the most likely?", names[max(range(3), key=lambda k: after2[k])],
-                       {n: "Compare the three posteriors after the second ask: the largest wins."
+                       {n: (f"`{n}`'s posterior after the second ask is {tex_frac(after2[names.index(n)])}, not the "
+                            f"largest of the three" if n in names else
+                            "The question asks which is most likely, not whether we are sure: one posterior is "
+                            "the largest after any number of asks")
                         for n in names + ["none: two asks are not enough to say"]
                         if n != names[max(range(3), key=lambda k: after2[k])]},
                        "Posteriors after two asks: " + ", ".join(f"`{n}` ${tex_frac(x)}$" for n, x in zip(names, after2))
@@ -111,10 +114,16 @@ def q09_m3(diff: str, sd: str, games: int):
              "worse": "The search bot wins less than memory: the whole interval lies below 0.",
              "equal": "The search bot and memory play equally well here."}
     right = texts["none"] if covers else (texts["better"] if low > 0 else texts["worse"])
-    wrong = {t: ("An interval that holds 0 is absence of evidence, not evidence that the two are equal."
-                 if t == texts["equal"] else
-                 "The sign of the mean alone says nothing without the interval around it." if covers else
-                 "Read the interval: it lies wholly on one side of 0.") for t in texts.values() if t != right}
+    why = {"none": "The interval lies wholly on one side of 0: the decks do show a difference.",
+           "better": ("The mean is above 0, but the interval holds 0: a mean's sign says nothing without its interval."
+                      if covers else "The interval lies wholly below 0: the search bot wins less, not more."),
+           "worse": ("The mean is below 0, but the interval holds 0: a mean's sign says nothing without its interval."
+                     if covers else "The interval lies wholly above 0: the search bot wins more, not less."),
+           "equal": "An interval that holds 0 is absence of evidence, not evidence that the two are equal."}
+    if covers:  # above 0 or below: whichever side the mean is not on gets its own reason
+        why["better" if d <= 0 else "worse"] = ("The mean is not even on that side of 0, and the interval holds 0: "
+                                                "no difference is shown either way.")
+    wrong = {texts[k]: why[k] for k in texts if texts[k] != right}
     return (f"`SearchBot()` assumes every other seat plays `memory`. Against three `random` bots it plays {games:,} "
             f"decks, and `memory` plays the same decks in the same seat. The per-deck difference of their win shares "
             f"has mean {diff} and standard deviation {sd}.", [
