@@ -14,7 +14,7 @@ from .view import View
 # Eager, not lazy: once ``gofish_teach.simulate`` (the module) is imported anywhere, Python sets it
 # as this package's attribute, and a lazy ``simulate`` would then be the module, not the function.
 from .simulate import simulate
-from .strategies import get_strategy, greedy, known_holdings, memory, most_held, pick, play_out, random
+from .strategies import get_strategy, greedy, known_holdings, memory, most_held, pick, play_out, random, seat_rng
 
 #: The public face for lessons, keys and users: what a notebook imports comes from here, or from
 #: ``gofish_teach.widgets``, ``gofish_teach.probability``, ``gofish_teach.stats`` (and, for the
@@ -24,6 +24,7 @@ __all__ = [
     "ALL_RANKS", "SUITS", "Card", "make_deck", "ranks_for", "plural", "Rules", "PRESETS", "Game", "IllegalMove",
     "View", "Event", "Deal", "Ask", "Give", "GoFish", "Draw", "Book", "Turn", "Skip", "GameOver",
     "simulate", "play_out", "random", "memory", "most_held", "greedy", "pick", "known_holdings", "get_strategy",
+    "seat_rng",  # a seat's generator, as simulate gives it (lesson 09 plays games seat by seat)
 ]
 __version__ = "0.1.0"
 

@@ -48,8 +48,8 @@ the right built-in.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from numbers import Real
-from typing import NamedTuple
 
 import numpy as np
 
@@ -65,7 +65,8 @@ _H = len(HYPOTHESES)
 _OTHER = HYPOTHESES.index("other")
 
 
-class Step(NamedTuple):
+@dataclass(frozen=True)
+class Step:
     """One ask read by the model: the event's index, who asked whom for what, the likelihood of that
     ask under each hypothesis (tremble mixed in) and the asker's posterior after it."""
 

@@ -48,7 +48,7 @@ def _asks_needed_hidden(rng):
 
 
 inline("L09-asks-needed", "asks_needed",
-       [((_HALF, 15, Fraction(19, 20)), "an ask 15 times likelier under the truth: from even odds to 95%"),
+       [((_HALF, 15, Fraction(9, 10)), "an ask 15 times likelier under the truth: from even odds to 90%"),
         ((_HALF, 2, Fraction(19, 20)), "asks only twice as likely under the truth"),
         ((_HALF, Fraction(11, 10), Fraction(19, 20)), "two strategies that ask alike: each ask says little"),
         ((Fraction(1, 5), 2, Fraction(19, 20)), "a prior of 1 in 5 (five strategies alike)"),

@@ -52,7 +52,7 @@ class OpponentsPanel:
     @property
     def model(self):
         if self._model is None:
-            from ..bestplay.opponents import OpponentModel  # lazy: it loads the sampler's compiled code
+            from ..bestplay import OpponentModel  # lazy: it loads the sampler's compiled code
 
             self._model = OpponentModel(seed=self.seed)
         return self._model
