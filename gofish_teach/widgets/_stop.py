@@ -11,8 +11,8 @@ output, and a client that knows nothing of this stops there too), but in a kerne
 
 - :func:`arm` notes the request that stopped, and a ``post_run_cell`` hook tells the kernel that
   the stop was not an error, so it does not abort the requests queued behind it;
-- those requests (the rest of the same Run All: sent by the same page within :data:`WINDOW` of
-  the stopped one, while its question is still unanswered) do not run: an input transformer
+- those requests (the rest of the same Run All: sent by the same page, each within :data:`WINDOW`
+  of the one before it, while its question is still unanswered) do not run: an input transformer
   turns each into :func:`skipped`, which shows again the outputs its cell has in the saved
   notebook (found by the cell's id in the notebook the kernel was started for, else in the
   notebooks of its working folder), so the page looks as it did. A cell that asks a question
@@ -40,10 +40,12 @@ import traitlets as t
 
 from ._panes import WIDGET_VIEW
 
-#: How long after the stopped request a request from the same page still counts as the same Run All.
-#: JupyterLab makes all of a Run All's requests in one go (milliseconds apart); a client that sends one
-#: cell at a time (nbconvert) sends the next as soon as the last is answered, and skipped cells are quick.
-WINDOW = timedelta(seconds=5)
+#: How long after the last request of the stopped Run All the next request from the same page still counts as
+#: part of it (dates as the page wrote them, so its clock need not agree with the kernel's). JupyterLab makes
+#: all of a Run All's requests in one go, milliseconds apart, when Run All is chosen; a client that sends one
+#: cell at a time (nbconvert) sends the next as soon as the last is answered, and skipped cells are quick. A
+#: cell the learner runs after the stop was made later than that: it runs.
+WINDOW = timedelta(seconds=2)
 #: The largest notebook read for its saved outputs.
 MAX_BYTES = 20 * 2**20
 #: A cell that shows a question is never skipped: its buttons must be there to answer.
@@ -140,8 +142,10 @@ def _in_the_stopped_run() -> bool:
     global _armed
     if _armed is None:
         return False
-    header = _request().get("header") or {}
-    if header.get("msg_type") != "execute_request" or header.get("msg_id") == _armed["msg_id"]:
+    request = _request()
+    header = request.get("header") or {}
+    if (header.get("msg_type") != "execute_request" or header.get("msg_id") == _armed["msg_id"]
+            or (request.get("content") or {}).get("silent")):  # a front end's own silent code is not a cell
         return False
     date = _date(header.get("date"))
     same = (header.get("session") == _armed["session"] and date is not None
@@ -149,6 +153,7 @@ def _in_the_stopped_run() -> bool:
     if not same or not _armed["waiting"]():
         _armed = None  # a later run, or the question answered: nothing is skipped any more
         return False
+    _armed["date"] = date  # the next request of this Run All follows this one
     return True
 
 
