@@ -311,8 +311,9 @@ class QuestionWidget(Placeheld, w.VBox):
             SHOWN[question.id] = self
         try:
             kept = question.first
-            if kept is not None:  # answered before (an earlier run, or kernel): say so, with its feedback
-                self.out.value = _kept_html(question, kept)
+            if kept is not None:  # answered before (an earlier run, or kernel): say so; its feedback is under the result
+                self.out.value = (f'<p class="gofish-kept">{html.escape(_kept_line(kept))} Another answer gets its '
+                                  "feedback, and is not kept.</p>")
         except Exception:  # a damaged record must not stop the question from being asked
             self.out.value = ""
 
@@ -383,9 +384,8 @@ def _feedback(question: Question, first: dict) -> Feedback:
     return question.answer(given)
 
 
-def _kept_html(question: Question, first: dict) -> str:
-    return (f'<p class="gofish-kept">Your first answer, kept for the class discussion: {html.escape(_said(first))}.'
-            "</p>" + _feedback(question, first).html())
+def _kept_line(first: dict) -> str:
+    return f"Your first answer, kept for the class discussion: {_said(first)}."
 
 
 def _from_bank(qid: str, choices) -> tuple:
@@ -441,10 +441,10 @@ def reveal(*ids: str) -> dict:
     html_parts, text_parts = [], []
     for qid, first in firsts.items():
         question = _question(qid)
-        html_parts.append(_kept_html(question, first) if question else
-                          f"<p>Your first answer, kept for the class discussion: {html.escape(_said(first))}.</p>")
-        text_parts.append(f"Your first answer, kept for the class discussion: {_said(first)}." +
-                          (f"\n{_feedback(question, first).text}" if question else ""))
+        feedback = _feedback(question, first) if question else None
+        html_parts.append(f'<p class="gofish-kept">{html.escape(_kept_line(first))}</p>' +
+                          (feedback.html() if feedback else ""))
+        text_parts.append(_kept_line(first) + (f"\n{feedback.text}" if feedback else ""))
     display({ANSWER_MIME: {"first_answers": list(firsts.values())}, "text/html": "".join(html_parts),
              "text/plain": "\n".join(text_parts)}, raw=True)
     for qid in ids:  # the lesson's own words about the result, as markdown (its math typeset)
