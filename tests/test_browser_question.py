@@ -53,7 +53,7 @@ def test_question_in_jupyterlab(page, lab, kit, tmp_path):
     assert "Most Queens are elsewhere." in page.locator(".gofish-feedback").first.inner_text()
     page.locator(".widget-toggle-button", has_text="C").first.click()
     page.wait_for_selector(".gofish-feedback.gofish-right")
-    assert page.locator(".gofish-feedback").first.inner_text().startswith("✔ Right. It is 0.37.")
+    assert page.locator(".gofish-feedback").first.inner_text().startswith("Right. It is 0.37.")
 
     box = page.locator(".widget-text input").first
     check = page.locator("button", has_text="Check").first
@@ -150,7 +150,7 @@ def test_a_learners_first_answer_waits_for_the_result_and_is_saved_in_the_notebo
 
     open_notebook(page, lab, path.name)
     run_all(page)
-    page.wait_for_selector("text=Answer the question above first")
+    page.wait_for_selector("text=Predict first: answer the question above")
     assert "0.372" not in page.locator(".jp-Notebook").inner_text()
     page.locator(".widget-toggle-button", has_text="A").first.click()
     page.wait_for_selector(".gofish-feedback.gofish-wrong")

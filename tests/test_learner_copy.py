@@ -189,7 +189,7 @@ def test_run_all_in_a_learners_lesson_stops_at_the_first_result_until_answered(v
     errors = [(c, o) for c in cells if c["cell_type"] == "code" for o in c["outputs"] if o["output_type"] == "error"]
     cell, error = errors[0]
     assert "reveal" in cell["metadata"]["tags"] and error["ename"] == "NotAnsweredYet"
-    assert "Answer the question above first" in "".join(error["traceback"])
+    assert "Predict first: answer the question above" in "".join(error["traceback"])
 
 
 def test_refusal_update_and_force_from_the_command_line(venv):

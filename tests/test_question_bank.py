@@ -2,13 +2,16 @@
 
 A learner reading a lesson, its saved outputs or the package must not meet a question's
 answer, its feedback for wrong answers or its explanation before answering (issue 33); the
-first answer is kept however often the learner clicks, and a cell showing the result waits.
+first answer is kept however often the learner clicks (and across kernels: tests/test_first_kept.py),
+and a cell showing the result waits, then shows the feedback and the lesson's prose tagged
+``answers:<id>`` from the packed bank (issue 43).
 """
 from __future__ import annotations
 
 import ast
 import json
 import re
+import shutil
 from fractions import Fraction
 from pathlib import Path
 
@@ -21,6 +24,7 @@ from gofish_teach.widgets.question import NotAnsweredYet, Question, reveal
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
 BANK = question_bank.read_source()
+PACKED = question_bank.combined(BANK, question_bank.read_lessons(bank=BANK))
 
 
 def question_cells():
@@ -48,10 +52,67 @@ def secrets():
             yield qid, why
 
 
-def test_the_packed_bank_matches_its_source():
-    assert question_bank.PACKED_MODULE.read_text(encoding="utf-8") == question_bank.module_text(BANK)
-    assert question_bank.load() == BANK
+def test_the_packed_bank_matches_its_source_and_the_lessons():
+    assert question_bank.PACKED_MODULE.read_text(encoding="utf-8") == question_bank.module_text(PACKED), \
+        "run: python -m gofish_teach.widgets.question_bank"
+    assert question_bank.load() == PACKED
     assert question_bank.main(["--check"]) == 0
+    for qid, q in PACKED.items():  # every question's own words and, for a choice, its choices
+        assert q["lesson"].startswith(qid[1:3]) and q["prompt"] and q["prose"] == [], qid  # prose: none tagged yet
+    assert "choices" not in PACKED["L00-count-asks"] and len(PACKED["L00-queen-chance"]["choices"]) == 4
+
+
+def _lessons_copy(tmp_path):
+    folder = tmp_path / "notebooks"
+    shutil.copytree(ROOT / "notebooks", folder, ignore=shutil.ignore_patterns("teacher", "*.md"))
+    return folder
+
+
+def _tag_after_reveal(folder, qid: str, text: str, before: bool = False) -> None:
+    """Add a markdown cell tagged answers:<qid> right after (or before) the cell that reveals qid."""
+    lesson = folder / PACKED[qid]["lesson"]
+    nb = json.loads(lesson.read_text(encoding="utf-8"))
+    at = next(i for i, c in enumerate(nb["cells"]) if qid in c["metadata"].get("gofish_teach", {}).get("reveals", []))
+    cell = {"cell_type": "markdown", "id": "tagged", "metadata": {"tags": [f"answers:{qid}"]}, "source": [text]}
+    nb["cells"].insert(at if before else at + 1, cell)
+    lesson.write_text(json.dumps(nb), encoding="utf-8")
+
+
+def test_the_check_fails_when_a_lessons_tagged_prose_or_the_json_bank_changes(tmp_path, capsys):
+    lessons = _lessons_copy(tmp_path)
+    assert question_bank.main(["--check", "--lessons", str(lessons)]) == 0
+    _tag_after_reveal(lessons, "L03-top-seven", "Each place holds a seven with probability $2/47$.")
+    assert question_bank.main(["--check", "--lessons", str(lessons)]) == 1
+    assert "out of date" in capsys.readouterr().err
+    found = question_bank.read_lessons(lessons, BANK)
+    assert found["L03-top-seven"]["prose"] == ["Each place holds a seven with probability $2/47$."]
+
+    source = tmp_path / "bank.json"
+    edited = json.loads(question_bank.SOURCE.read_text(encoding="utf-8"))
+    edited["questions"]["L00-count-asks"]["explain"] += " Count again."
+    source.write_text(json.dumps(edited), encoding="utf-8")
+    assert question_bank.main(["--check", "--source", str(source)]) == 1
+
+
+@pytest.mark.parametrize("how, says", [
+    ("before", "stands before the cell that reveals L03-top-seven"),
+    ("unknown", "names no question of the question bank"),
+    ("attachment", "refers to an attachment"),
+])
+def test_tagged_prose_that_would_show_early_or_cannot_travel_is_refused(tmp_path, capsys, how, says):
+    lessons = _lessons_copy(tmp_path)
+    if how == "unknown":
+        _tag_after_reveal(lessons, "L03-top-seven", "x")
+        path = lessons / PACKED["L03-top-seven"]["lesson"]
+        path.write_text(path.read_text(encoding="utf-8").replace("answers:L03-top-seven", "answers:L03-top-eight"))
+    else:
+        _tag_after_reveal(lessons, "L03-top-seven", "![](attachment:p.png)" if how == "attachment" else "2/47",
+                          before=how == "before")
+    before = question_bank.PACKED_MODULE.read_bytes()
+    assert question_bank.main(["--lessons", str(lessons)]) == 2
+    err = capsys.readouterr().err
+    assert says in err and PACKED["L03-top-seven"]["lesson"] in err
+    assert question_bank.PACKED_MODULE.read_bytes() == before, "a refused pack changed the packed bank"
 
 
 def test_the_packed_bank_is_not_plain_text():
@@ -116,6 +177,7 @@ def test_a_number_question_from_the_bank():
 @pytest.fixture
 def fresh(monkeypatch):
     monkeypatch.setattr(qmod, "FIRST", {})
+    monkeypatch.setattr(qmod, "SHOWN", {})
     return Question("P(West holds a Queen)?", choices=["less than 1/4", "between 1/4 and 1/2",
                                                        "between 1/2 and 3/4", "more than 3/4"], id="L00-queen-chance")
 
@@ -127,7 +189,7 @@ def test_the_first_answer_is_kept_and_a_second_click_does_not_change_it(fresh):
     box.entry.value = 1  # B, right: the feedback follows, the record does not
     assert box.feedback.right
     assert fresh.first == {"id": "L00-queen-chance", "kind": "choice", "answer": "A", "text": "less than 1/4",
-                           "choices": fresh.choices, "status": "wrong"}
+                           "choices": fresh.choices, "status": "wrong", "at": fresh.first["at"]}
     again = Question(fresh.prompt, choices=fresh.choices, id="L00-queen-chance")  # the cell run again
     again.widget.respond("D")
     assert again.first["answer"] == "A"
@@ -141,18 +203,55 @@ def test_an_unreadable_answer_is_not_a_first_answer(monkeypatch):
     q.widget.respond("1/0")
     q.widget.respond("16")
     q.widget.respond("15")
-    assert q.first == {"id": "L00-count-asks", "kind": "number", "answer": "16", "text": "16", "status": "wrong"}
+    assert {k: v for k, v in q.first.items() if k != "at"} == {"id": "L00-count-asks", "kind": "number", "answer": "16",
+                                                               "text": "16", "status": "wrong"}
 
 
 def test_reveal_waits_for_the_answer_then_saves_it(fresh, capsys):
     with pytest.raises(NotAnsweredYet) as stopped:
         reveal("L00-queen-chance")
-    assert stopped.value._render_traceback_() == [
-        "\u270b Answer the question above first (predict first!), then run this cell again to see the result."]
+    assert stopped.value._render_traceback_() == [  # plain words: what to do now, and how to go on
+        "Predict first: run the cell of the question above and answer it,\n"
+        "then choose Run > Run Selected Cell and All Below to go on."]
     fresh.widget.respond("C")
     assert reveal("L00-queen-chance")["L00-queen-chance"]["answer"] == "C"
-    with pytest.raises(NotAnsweredYet, match="the questions above"):
+    with pytest.raises(NotAnsweredYet, match="run the cell of the question above and answer it,\nthen choose Run >"):
+        reveal("L00-queen-chance", "L00-random-seats")  # only one of the two waits, and its widget is not shown
+    Question("Same seats?", choices=PACKED["L00-random-seats"]["choices"], id="L00-random-seats").widget  # now it is
+    with pytest.raises(NotAnsweredYet, match="^Predict first: answer the question above,\nthen choose Run >"):
         reveal("L00-queen-chance", "L00-random-seats")
+    assert str(stopped.value).isascii(), "a symbol a machine's fonts may lack"
+    assert max(map(len, str(stopped.value).splitlines())) <= 64, "a line JupyterLab would break mid-word"
+
+
+def test_reveal_shows_nothing_of_the_result_before_the_answer_and_the_prose_after(fresh, monkeypatch):
+    """The feedback and the lesson's prose tagged answers:<id> (from the packed bank) come with the answer, not before."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.utils.capture import capture_output
+
+    prose = "Each Queen is in West's hand with chance $5/47$; **four** Queens make a little over a third."
+    bank = {qid: dict(q) for qid, q in PACKED.items()}
+    bank["L00-queen-chance"]["prose"] = [prose, "Most guesses are too high."]
+    monkeypatch.setattr(question_bank, "load", lambda: bank)
+    shell = InteractiveShell.instance()
+    fresh.widget  # the question is shown
+    try:
+        with capture_output() as before:
+            shell.run_cell('from gofish_teach.widgets import reveal\nreveal("L00-queen-chance")')
+        assert "Predict first: answer the question above" in before.stdout + before.stderr
+        assert not before.outputs and "5/47" not in before.stdout + before.stderr
+        fresh.widget.respond("A")
+        fresh.widget.respond("B")
+        with capture_output() as after:
+            shell.run_cell('reveal("L00-queen-chance")')
+    finally:
+        InteractiveShell.clear_instance()
+    record, markdown = (o.data for o in after.outputs)
+    assert record[qmod.ANSWER_MIME]["first_answers"][0]["answer"] == "A"
+    assert 'Your first answer, kept for the class discussion: A ("less than 1/4")' in record["text/plain"]
+    assert BANK["L00-queen-chance"]["wrong"]["less than 1/4"] in record["text/plain"]  # the first answer's feedback
+    assert "<b>Not quite.</b>" in record["text/html"]
+    assert markdown["text/markdown"] == prose + "\n\nMost guesses are too high."
 
 
 def test_reveal_in_a_kernel_saves_the_first_answer_as_an_output():
@@ -162,10 +261,10 @@ def test_reveal_in_a_kernel_saves_the_first_answer_as_an_output():
 
     shell = InteractiveShell.instance()
     try:
-        shell.run_cell("from gofish_teach.widgets import question as _q; _q.FIRST.clear()")
+        shell.run_cell("from gofish_teach.widgets import question as _q; _q.FIRST.clear(); _q.SHOWN.clear()")
         with capture_output() as before:
             result = shell.run_cell('from gofish_teach.widgets import reveal\nreveal("L00-count-asks")\nx = 1')
-        assert not result.success and "Answer the question above first" in before.stdout + before.stderr
+        assert not result.success and "Predict first: run the cell of the question" in before.stdout + before.stderr
         assert "Traceback" not in before.stdout + before.stderr
         shell.run_cell('from gofish_teach.widgets import Question\n'
                        'q = Question("asks?", id="L00-count-asks"); q.widget.respond("8"); q.widget.respond("15")')

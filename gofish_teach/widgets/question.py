@@ -28,17 +28,23 @@ Check how the answer is written: 1/0 divides by zero. Type a number such as 0.25
 In a notebook, a cell that ends with the question shows it twice over: its text as plain
 HTML (readable in a saved notebook that has not run), then the answer buttons or box, with
 the feedback under them once the learner answers.
+
+A lesson's question keeps the learner's first answer for good (:mod:`._first`: in
+``first-answers.json`` beside the notebook), and :func:`reveal` holds back the cell that shows its
+result until there is one, then shows the feedback and the lesson's prose about the result.
 """
 from __future__ import annotations
 
 import html
 import re
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from fractions import Fraction
 from numbers import Real
 
 import ipywidgets as w
 
+from . import _first, _stop
 from ._answer_box import AnswerBox
 from ._panes import Placeheld, stable_model_id
 
@@ -46,7 +52,6 @@ LETTERS = "ABCDEFGHIJ"
 #: How a number may be written: "0.25", ".25", "1/4", "25%", "2.5e-1", "-3", "1,234".
 _NUMBER_FORMS = "a number such as 0.25, 1/4 or 25%"
 _MARKS = {"right": "Right.", "wrong": "Not quite.", "invalid": "Check how the answer is written:"}
-_ICONS = {"right": "✔ ", "wrong": "✘ ", "invalid": "? "}
 
 
 @dataclass(frozen=True)
@@ -65,11 +70,15 @@ class Feedback:
         return self.status == "right"
 
     def html(self) -> str:
-        """The feedback as HTML: an icon and the verdict word in bold, a border solid, dashed or dotted."""
+        """The feedback as HTML: the verdict word in bold, a border solid, dashed or dotted.
+
+        No icon: a tick or a cross needs a symbol font that a machine may lack (it then shows an
+        empty box), and the word already says it.
+        """
         mark = _MARKS[self.status]
         rest = self.text[len(mark):] if self.text.startswith(mark) else " " + self.text
         border = {"right": "solid", "wrong": "dashed", "invalid": "dotted"}[self.status]
-        body = f"<b>{_ICONS[self.status]}{html.escape(mark)}</b>" + html.escape(rest).replace("\n", "<br>")
+        body = f"<b>{html.escape(mark)}</b>" + html.escape(rest).replace("\n", "<br>")
         return (f'<div class="gofish-feedback gofish-{self.status}" role="status" '
                 f'style="border-left: 4px {border} #555; padding: 2px 8px; margin-top: 4px">{body}</div>')
 
@@ -95,8 +104,10 @@ class Question:
 
     :meth:`answer` gives the :class:`Feedback` for an answer without any widget;
     :attr:`widget` is the interactive part (built on first use). The learner's first readable
-    answer is kept (:attr:`first`, and by id in :data:`FIRST`): predict *first*, so a second
-    click changes the feedback but not the record (:func:`reveal` saves it into the notebook).
+    answer is kept (:attr:`first`; for a lesson's question by id, in :data:`FIRST` and in
+    ``first-answers.json`` beside the notebook, :mod:`._first`): predict *first*, so a second
+    click changes the feedback but not the record, nor does a new kernel (:func:`reveal` saves
+    it into the notebook's output too).
     """
 
     def __init__(self, prompt: str, *, answer=None, explain: str | None = None, choices=None, wrong=None,
@@ -137,8 +148,8 @@ class Question:
 
     @property
     def first(self) -> dict | None:
-        """The first answer given: ``{"id", "kind", "answer", "status", ...}``, or None."""
-        return FIRST.get(self.id) if self.id else self._first
+        """The first answer given: ``{"id", "kind", "answer", "status", "at", ...}``, or None."""
+        return first_answer(self.id) if self.id else self._first
 
     def record(self, given, feedback: "Feedback") -> dict | None:
         """Keep ``given`` as the first answer unless there is one already (or it could not be read)."""
@@ -150,9 +161,10 @@ class Question:
         else:
             value, _ = parse_number(given)
             shown = {"answer": str(value), "text": str(given).strip()[:100]}
-        first = {"id": self.id, "kind": self.kind, **shown, "status": feedback.status}
-        if self.id:
-            FIRST[self.id] = first
+        first = {"id": self.id, "kind": self.kind, **shown, "status": feedback.status,
+                 "at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+        if self.id:  # the file's first answer wins over this one if another kernel wrote it meanwhile
+            first = FIRST[self.id] = _first.keep(first)
         else:
             self._first = first
         return first
@@ -291,8 +303,19 @@ class QuestionWidget(Placeheld, w.VBox):
                                                 tooltip="Check your answer")
             self.entry.on_check(self.respond)
             row = [self.entry]
-        super().__init__([w.HBox(row), self.out], model_id=stable_model_id("question"))
+        #: Takes the page to this question when Run All stops for it (see :mod:`._stop`).
+        self.mark = _stop.StopMark()
+        super().__init__([w.HBox(row), self.out, self.mark], model_id=stable_model_id("question"))
         self.add_class("gf-question")
+        if question.id:
+            SHOWN[question.id] = self
+        try:
+            kept = question.first
+            if kept is not None:  # answered before (an earlier run, or kernel): say so; its feedback is under the result
+                self.out.value = (f'<p class="gofish-kept">{html.escape(_kept_line(kept))} Another answer gets its '
+                                  "feedback, and is not kept.</p>")
+        except Exception:  # a damaged record must not stop the question from being asked
+            self.out.value = ""
 
     def _on_choice(self, change):
         if change["new"] is not None:
@@ -316,10 +339,53 @@ class QuestionWidget(Placeheld, w.VBox):
         return "(The answer buttons appear here when the cell runs.)"
 
 
-#: The first answer to each question (by id) in this kernel: predict first, so never replaced.
+#: The first answer to each question (by id) known to this kernel: predict first, so never replaced.
+#: The file beside the notebook (:mod:`._first`) is the record that outlives the kernel.
 FIRST: dict[str, dict] = {}
+#: The latest widget shown for each question (by id) in this kernel: where a stop sends the page.
+SHOWN: dict[str, "QuestionWidget"] = {}
 #: The media type of a first answer saved in a notebook's output (what ``gofish-teach answers`` reads).
 ANSWER_MIME = "application/vnd.gofish-teach.first-answer+json"
+
+
+def first_answer(qid: str) -> dict | None:
+    """The first answer to the lesson's question ``qid``: this kernel's, else the one kept beside the notebook."""
+    if qid in FIRST:
+        return FIRST[qid]
+    kept = _first.read().get(qid)
+    if kept is not None:
+        FIRST[qid] = kept
+    return kept
+
+
+def _said(first: dict) -> str:
+    """A first answer as the learner gave it: ``B ("between 1/4 and 1/2")`` or ``0.0426``."""
+    if first.get("kind") == "choice":
+        return f'{first.get("answer", "")} ("{first.get("text", "")}")'
+    return str(first.get("text") or first.get("answer", ""))
+
+
+def _question(qid: str) -> Question | None:
+    """The question ``qid``: the one shown in this kernel, else the bank's (None if neither has it)."""
+    if qid in SHOWN:
+        return SHOWN[qid].question
+    from .question_bank import load
+
+    q = load().get(qid)
+    try:
+        return Question(q.get("prompt", qid), choices=q.get("choices"), id=qid) if q else None
+    except (ValueError, KeyError):
+        return None
+
+
+def _feedback(question: Question, first: dict) -> Feedback:
+    """The feedback for a kept first answer, worked out again from the question (not from the record)."""
+    given = first.get("answer") if question.kind == "choice" else first.get("text") or first.get("answer")
+    return question.answer(given)
+
+
+def _kept_line(first: dict) -> str:
+    return f"Your first answer, kept for the class discussion: {_said(first)}."
 
 
 def _from_bank(qid: str, choices) -> tuple:
@@ -336,31 +402,55 @@ class NotAnsweredYet(Exception):
     """Raised by :func:`reveal` before the question is answered: a short message, no traceback."""
 
     def _render_traceback_(self):  # IPython shows these lines instead of a traceback
-        return [f"\u270b {self}"]
+        return [str(self)]
+
+
+#: What to do where Run All stops: plain words (no emoji, no symbol a machine's fonts may lack), on two
+#: short lines, since JupyterLab shows the message as fixed-width text that breaks words at its edge.
+GO_ON = "then choose Run > Run Selected Cell and All Below to go on."
 
 
 def reveal(*ids: str) -> dict:
-    """Stop the cell unless the questions ``ids`` were answered; then save the first answers in its output.
+    """Stop the cell unless the questions ``ids`` were answered; then show the result's feedback and prose.
 
     A learner's copy of a lesson (``gofish-teach course``) starts each cell that shows a
-    question's result with ``reveal(id)``: before the learner has answered, the cell stops with
-    a short message (so Run All stops there too); after, its output keeps the learner's first
-    answer, which the notebook saves and ``gofish-teach answers`` gathers.
+    question's result with ``reveal(id)``. Before the learner has answered, the cell stops with a
+    short message saying what to do, so Run All stops there too: the page goes to the question, and
+    the cells below keep what they showed (:mod:`._stop`). After, its output holds the learner's
+    first answer (which the notebook saves and ``gofish-teach answers`` gathers), its feedback, and
+    the lesson's prose about the result (the cells tagged ``answers:<id>`` in the teacher's edition,
+    which a learner's copy leaves out), from the packed question bank.
     """
-    missing = [qid for qid in ids if qid not in FIRST]
+    firsts = {qid: first_answer(qid) for qid in ids}
+    missing = [qid for qid, f in firsts.items() if f is None]
     if missing:
-        which = "the question above" if len(ids) == 1 else "the questions above"
-        raise NotAnsweredYet(f"Answer {which} first (predict first!), then run this cell again to see the result.")
-    firsts = {qid: FIRST[qid] for qid in ids}
+        which = "the question above" if len(missing) == 1 else "the questions above"
+        live = [SHOWN[qid] for qid in missing if qid in SHOWN]
+        todo = f"answer {which}," if len(live) == len(missing) else f"run the cell of {which} and answer it,"
+        todo += "\n"
+        _stop.arm(missing, lambda: any(first_answer(qid) is None for qid in missing))
+        for widget in live:
+            widget.mark.ask()
+        raise NotAnsweredYet(f"Predict first: {todo}{GO_ON}")
     try:
         from IPython.display import display
-
-        said = "; ".join(f"{f['answer']}" + (f' ("{f["text"]}")' if f["kind"] == "choice" else "") +
-                         f", {f['status']}" for f in firsts.values())
-        display({ANSWER_MIME: {"first_answers": list(firsts.values())},
-                 "text/plain": f"Your first answer, kept for the class discussion: {said}."}, raw=True)
     except ImportError:  # pragma: no cover - IPython comes with ipywidgets
-        pass
+        return firsts
+    from .question_bank import load
+
+    html_parts, text_parts = [], []
+    for qid, first in firsts.items():
+        question = _question(qid)
+        feedback = _feedback(question, first) if question else None
+        html_parts.append(f'<p class="gofish-kept">{html.escape(_kept_line(first))}</p>' +
+                          (feedback.html() if feedback else ""))
+        text_parts.append(_kept_line(first) + (f"\n{feedback.text}" if feedback else ""))
+    display({ANSWER_MIME: {"first_answers": list(firsts.values())}, "text/html": "".join(html_parts),
+             "text/plain": "\n".join(text_parts)}, raw=True)
+    for qid in ids:  # the lesson's own words about the result, as markdown (its math typeset)
+        prose = "\n\n".join(load().get(qid, {}).get("prose", []))
+        if prose:
+            display({"text/markdown": prose, "text/plain": prose}, raw=True)
     return firsts
 
 
