@@ -107,8 +107,14 @@ class ForkServer:
         # Not root inside (even for a teacher who is): Linux lets a namespace map user 0 of its parent
         # only with a capability that no process here has, and each entry's sandbox maps its parent's user.
         ids = (os.getuid() or NOBODY, os.getgid() or NOBODY)
-        argv = trust.sandbox_command([python, "-S", "-m", "gofish_teach.tournament.forkserver", str(theirs.fileno())],
-                                     mode="require", env=dict(env, PYTHONPATH=import_path), memory_mb=64, ids=ids)
+        try:
+            argv = trust.sandbox_command([python, "-S", "-m", "gofish_teach.tournament.forkserver",
+                                          str(theirs.fileno())], mode="require", env=dict(env, PYTHONPATH=import_path),
+                                         memory_mb=64, ids=ids)
+        except trust.SandboxUnavailable as e:  # bwrap works (checked), but not with these ids: one bwrap each
+            theirs.close()
+            ours.close()
+            raise Unavailable(f"the fork server's sandbox cannot be made here ({str(e)[:200]})") from None
         self.proc = None
         started = threading.Event()
 

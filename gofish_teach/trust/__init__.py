@@ -9,7 +9,8 @@ reaches all three:
   what it holds (:class:`Watch`, :class:`Budget`), kill it and all it started; the one policy of
   limits (:func:`limit_self`);
 - :mod:`.jail`: the bubblewrap sandbox around it (:func:`sandbox_command`, with the reference
-  answers masked, :data:`HIDDEN`; :class:`SandboxUnavailable` when bubblewrap is missing);
+  answers masked, :data:`HIDDEN`; :class:`SandboxUnavailable` when bubblewrap is missing, or is
+  installed but cannot make its sandbox here, with bwrap's words and the likely causes, :mod:`.causes`);
 - :mod:`.files`: learners' files read as plain files only, never through a link
   (:func:`read_plain`, :func:`walk_plain`, :func:`copy_plain`, :class:`NotPlain`);
 - :mod:`.text`: learners' text shown as data, one rule per place it is shown (names, CSV cells,
