@@ -80,7 +80,7 @@ from .. import trust
 TIME_LIMIT = 300.0
 CELL_TIME_LIMIT = 60.0
 MEMORY_MB = 2048
-STATUSES = ("ok", "error", "timeout", "memory", "missing")
+STATUSES = ("ok", "error", "timeout", "memory", "processes", "missing")
 #: The most a submission's folder may hold to be copied into its sandbox (else only the notebook is).
 MAX_COPY_MB = 50
 #: The largest notebook file read.
@@ -316,14 +316,15 @@ def grade_submission(name: str, notebooks: list[tuple], *, home=None, seed: int 
         request = {"cases": [ex.wire(c) for c in public + hidden], "exercise": ex.id,
                    "cell_time_limit": cell_time_limit, "case_time_limit": case_time_limit, "memory_mb": memory_mb,
                    "time_limit": max(left, 0.0)}
-        reply, returncode = _run_one(home, path, request, left, use_jail, memory_mb) if left > 0 \
-            else (trust.Reply(b"", "deadline"), None)
-        rows.append(_judge(name, ex, public, hidden, reply, returncode, time_limit, memory_mb, log))
+        reply, returncode, reached = _run_one(home, path, request, left, use_jail, memory_mb) if left > 0 \
+            else (trust.Reply(b"", "deadline"), None, None)
+        rows.append(_judge(name, ex, public, hidden, reply, returncode, time_limit, memory_mb, log, reached))
     return rows
 
 
 def _run_one(home, path: Path, request: dict, seconds: float, use_jail: bool, memory_mb: int):
-    """Run one notebook's process on a fresh copy of the submission: ``(its reply, exit status)``.
+    """Run one notebook's process on a fresh copy of the submission: ``(its reply, exit status, the limit it
+    reached: None, "memory" or "processes")``.
 
     In the sandbox the copy is shown read-only and copied by the process into its own folder,
     which is memory (tmpfs) counted in its memory limit; nothing it writes reaches this disk.
@@ -334,14 +335,23 @@ def _run_one(home, path: Path, request: dict, seconds: float, use_jail: bool, me
         env = {"MPLBACKEND": "Agg", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0", "PYTHONSAFEPATH": "1"}
         argv = [sys.executable, "-m", "gofish_teach.grade.submission"]
-        if use_jail:
-            request["inputs"] = trust.INPUTS
-            argv = trust.sandbox_command(argv, mode="require", env=env, memory_mb=memory_mb, inputs=copy)
-            env, cwd = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}, tmp
-        else:
-            env, cwd = dict(os.environ, **env), copy
-        start = time.monotonic()
-        proc = trust.start(argv, env=env, cwd=cwd)
+        # A cgroup counts every byte and process of it; where none can be made, the fallback (trust.seccomp).
+        group = trust.Group.make(memory_mb, trust.TASKS)
+        request["fallback"] = group is None
+        try:
+            if use_jail:
+                request["inputs"] = trust.INPUTS
+                argv = trust.sandbox_command(argv, mode="require", env=env, memory_mb=memory_mb, inputs=copy)
+                env, cwd = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}, tmp
+            else:
+                env, cwd = dict(os.environ, **env), copy
+            start = time.monotonic()
+            proc = trust.start(group.wrap(argv) if group else argv, env=env, cwd=cwd)
+        except BaseException:
+            if group is not None:
+                group.close()
+            raise
+        budget = trust.Budget(proc.pid, memory_mb, trust.PRIVATE, sandboxed=use_jail, group=group, tasks=trust.TASKS)
         try:
             deadline = start + seconds
             try:
@@ -349,14 +359,16 @@ def _run_one(home, path: Path, request: dict, seconds: float, use_jail: bool, me
             except (trust.Deadline, trust.Closed):
                 pass  # it stopped reading or ended: what it said (nothing) is judged
             proc.stdin.close()
-            budget = trust.Budget(proc.pid, memory_mb, trust.PRIVATE, sandboxed=use_jail)
             reply = trust.read_all(proc.stdout.fileno(), deadline, MAX_REPLY_MB * 2**20, check=budget.over)
         finally:
             returncode = trust.finish(proc)
-    return reply, returncode
+            reached = budget.verdict()
+            if group is not None:
+                group.close()
+    return reply, returncode, reached
 
 
-def _judge(name, ex, public, hidden, reply, returncode, time_limit, memory_mb, log) -> Row:
+def _judge(name, ex, public, hidden, reply, returncode, time_limit, memory_mb, log, reached=None) -> Row:
     """The row of one notebook, from its process's reply: each returned value judged here."""
     from ..exercises import decode_plain
 
@@ -376,7 +388,7 @@ def _judge(name, ex, public, hidden, reply, returncode, time_limit, memory_mb, l
         except Exception:  # noqa: BLE001 - a value that breaks a comparison is a wrong answer
             right = False
         results.append((bool(right), "ok"))
-    status, note = _status(got, results, reply.ended, returncode, ex, time_limit, memory_mb)
+    status, note = _status(got, results, reply.ended, returncode, ex, time_limit, memory_mb, reached)
     if note and malformed:
         note += f" ({malformed} line(s) it wrote to the grader's channel were not replies, and were ignored)"
     if note:
@@ -442,14 +454,17 @@ def _parse(lines) -> tuple[dict, int]:
     return got, malformed
 
 
-def _status(got, results, ended, returncode, ex, time_limit, memory_mb) -> tuple[str, str]:
+def _status(got, results, ended, returncode, ex, time_limit, memory_mb, reached=None) -> tuple[str, str]:
     """The row's status and, unless all went well, a note that says why."""
     if ended == "cap":
         return "error", (f"too much output: the notebook's process wrote more than {MAX_REPLY_MB} MB to the "
                          "grader's channel (only the answers to the cases may come back), and was stopped")
-    if ended == "check":
+    if reached == "processes":
+        return "processes", (f"it tried to hold more than {trust.TASKS} processes and threads at once (zombies "
+                             "included), its limit, and was stopped")
+    if reached == "memory" or ended == "check":
         return "memory", (f"its processes and its files (its folder and /tmp are memory) held more than its memory "
-                          f"limit of {memory_mb} MB, and it was stopped")
+                          f"limit of {memory_mb} MB (memfd files and pipe buffers count too), and it was stopped")
     finished = ended == "eof"
     cells = got.get("cells", {})
     if not isinstance(cells, dict):
