@@ -7,6 +7,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -15,6 +16,17 @@ import pytest
 
 from test_browser import (ACTION_MS, CHROMIUM_ARGS, HOW_TO_GET_ONE, KIT, ROOT, START_SECONDS, _browser_path,
                           _free_port, _shut_down_kernels)
+
+
+# ---------------------------------------------------------------------- the tournament's key
+def pytest_configure(config):
+    """The tournament mixes a seed with the account's key (gofish_teach.tournament.secret): the tests use a
+    fixed one, so that a test's seed deals the same decks on every machine, and the account's own is untouched."""
+    if "GOFISH_TOURNAMENT_KEY" not in os.environ:
+        folder = Path(tempfile.mkdtemp(prefix="gofish-test-key-"))
+        (folder / "tournament.key").write_text("5e" * 32 + "\n")
+        os.environ["GOFISH_TOURNAMENT_KEY"] = str(folder / "tournament.key")
+        config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
 
 
 # ---------------------------------------------------------------------- one server, one browser

@@ -64,7 +64,7 @@ def command(kind: str, tmp_path: Path) -> list[str]:
     if kind == "grade":
         return [sys.executable, "-m", "gofish_teach", "grade", str(submissions(tmp_path / "subs"))]
     return [sys.executable, "-m", "gofish_teach", "tournament", str(entries(tmp_path / "ents")), "--players", "2",
-            "--games", "2", "--plot", str(tmp_path / "board.png")]
+            "--games", "2", "--plot", str(tmp_path / "board.png"), "--seed-file", str(tmp_path / "seed.txt")]
 
 
 def assert_refused_blaming_nobody(run: subprocess.CompletedProcess, said: str, fix: str) -> None:
