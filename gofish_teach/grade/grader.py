@@ -10,9 +10,12 @@ makes the inputs of every case: the exercise's public cases, shown in its notebo
 hidden cases made at grading time from a seed only the grader knows (``--hidden-seed`` to
 repeat a run). Each notebook then runs in a child process of its own, on a fresh copy of its
 submission, inside a sandbox (:mod:`gofish_teach.trust`: bubblewrap; ``--sandbox require``,
-the default, refuses to run without it, ``--sandbox off`` runs unprotected) with a time and a
-memory limit (:mod:`gofish_teach.trust`: the memory limit counts every process of the
-submission and what it writes to its folder and ``/tmp``, which are memory too). The child runs the notebook's cells (the
+the default, refuses to run without it or where it cannot start, ``--sandbox off`` runs
+unprotected) with a time and a memory limit (:mod:`gofish_teach.trust`: the memory limit counts
+every process of the submission and what it writes to its folder and ``/tmp``, which are memory
+too) and a limit of :data:`~gofish_teach.trust.TASKS` processes and threads; where a cgroup can be
+made, the kernel counts both, memory no process maps and zombies included, and elsewhere the
+fallback refuses what nothing would count (:mod:`gofish_teach.trust.seccomp`). The child runs the notebook's cells (the
 check cells skipped), calls the learner's function on each case's inputs, and sends back only
 what it returned, as plain JSON (:mod:`gofish_teach.exercises.plain`). The grader reads that
 back, type-checks it, and compares it with the reference answer, which never enters the
@@ -40,7 +43,8 @@ The output is CSV, one row per submission and exercise::
 ones. ``status`` is ``ok`` (every case returned an answer, right or wrong), ``error`` (a case
 raised, the stub included, the notebook does not define the function, or the process ended
 before its checks), ``timeout`` (a case, a cell or the whole submission ran out of time),
-``memory`` (it ran out of memory) or ``missing`` (no notebook for that exercise). Every
+``memory`` (it ran out of memory), ``processes`` (it tried to hold more processes and threads
+than its limit) or ``missing`` (no notebook for that exercise). Every
 submission folder gets a row for every expected exercise (``--exercises``; by default, every
 exercise some submission folder holds; a loose notebook is a submission of its own exercise
 only), and every row that is not ``ok`` has a note on stderr saying why.
@@ -253,8 +257,9 @@ def grade(folder, *, out=None, log=None, time_limit: float = TIME_LIMIT, cell_ti
     except KeyboardInterrupt:
         killed = trust.interrupt()
         pool.shutdown(wait=False, cancel_futures=True)
-        raise Stopped(f"stopped (Ctrl-C): {len({r.submission for r in rows})} of {len(jobs)} submissions were "
-                      f"graded (their rows above are complete); {killed} notebook process(es) were killed") from None
+        graded = len({r.submission for r in rows})
+        raise Stopped(f"stopped ({trust.stop_word()}): {graded} of {len(jobs)} submissions were graded (their rows "
+                      f"above are complete); {killed} notebook process(es) were killed") from None
     pool.shutdown()
     return rows
 
@@ -527,11 +532,18 @@ def add_command(commands) -> None:
 
 
 def _run_from_args(args, out) -> None:
+    """Grade as the options say; Ctrl-C, SIGTERM or SIGHUP stops it the same way: every notebook's process
+    killed, every copy and cgroup removed, one line on stderr, the exit status a shell gives that signal."""
     exercises = None if args.exercises is None else [e for e in args.exercises.split(",") if e.strip()]
     try:
-        grade(args.folder, out=out, time_limit=args.time_limit, cell_time_limit=args.cell_time_limit,
-              memory_mb=args.memory_mb, workers=args.workers, case_time_limit=args.case_time_limit,
-              sandbox=args.sandbox, hidden_seed=args.hidden_seed, exercises=exercises)
+        with trust.stopping_signals():
+            grade(args.folder, out=out, time_limit=args.time_limit, cell_time_limit=args.cell_time_limit,
+                  memory_mb=args.memory_mb, workers=args.workers, case_time_limit=args.case_time_limit,
+                  sandbox=args.sandbox, hidden_seed=args.hidden_seed, exercises=exercises)
     except Stopped as e:
         print(f"grade: {e}", file=sys.stderr)
-        raise SystemExit(130) from None
+        raise SystemExit(trust.stop_status()) from None
+    except KeyboardInterrupt:  # before any notebook's process started
+        trust.interrupt()
+        print(f"grade: stopped ({trust.stop_word()}) before any notebook was graded", file=sys.stderr)
+        raise SystemExit(trust.stop_status()) from None

@@ -75,13 +75,15 @@ def add_arguments(parser) -> None:
 
 def run_from_args(args, out) -> None:
     """Run the tournament the options ask for; Ctrl-C stops it at once, with a one-line message
-    (exit status 130) and no traceback."""
+    (exit status 130) and no traceback, and so do SIGTERM and SIGHUP (143, 129): every sandbox, cgroup
+    and temporary folder goes with it."""
     try:
-        _run(args, out)
+        with trust.stopping_signals():
+            _run(args, out)
     except KeyboardInterrupt:  # before the tables (planning, connecting): nothing ran yet
         trust.interrupt()
-        print("tournament: stopped (Ctrl-C) before any table was played", file=sys.stderr)
-        raise SystemExit(130) from None
+        print(f"tournament: stopped ({trust.stop_word()}) before any table was played", file=sys.stderr)
+        raise SystemExit(trust.stop_status()) from None
 
 
 def _run(args, out) -> None:
@@ -108,7 +110,7 @@ def _run(args, out) -> None:
         raise ValueError(str(e)) from None
     except Stopped as e:
         print(f"tournament: {e}", file=sys.stderr)
-        raise SystemExit(130) from None
+        raise SystemExit(trust.stop_status()) from None
     print(result.leaderboard(), file=out)
     result.plot(args.plot)
     print(f"Plot: {args.plot}. Took {result.seconds:.1f} s. The seed is in {kept} (readable by you only; keep it "

@@ -347,8 +347,8 @@ def play_tournament(plan: Plan, executor=None, progress: bool | str = False) -> 
             pool.shutdown(wait=False, cancel_futures=True)
             forkserver.close_server()
         done = sum(r is not None for r in records)
-        raise Stopped(f"stopped (Ctrl-C) after {done} of {len(records)} tables, in {time.monotonic() - start:.1f} s: "
-                      f"no leaderboard; {killed} entry process(es) were killed") from None
+        raise Stopped(f"stopped ({trust.stop_word()}) after {done} of {len(records)} tables, in "
+                      f"{time.monotonic() - start:.1f} s: no leaderboard; {killed} entry process(es) were killed") from None
     finally:
         bar.close()
     if executor is None:

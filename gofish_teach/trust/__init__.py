@@ -13,6 +13,7 @@ reaches all three:
   installed but cannot make its sandbox here, with bwrap's words and the likely causes, :mod:`.causes`);
 - :mod:`.cgroup`: a cgroup per sandbox, where the kernel counts every byte and every process it
   holds (:class:`Group`); where none can be made, :mod:`.seccomp`'s filter and a count by the parent;
+- :mod:`.signals`: Ctrl-C, SIGTERM and SIGHUP stop a run the same way (:func:`stopping_signals`);
 - :mod:`.files`: learners' files read as plain files only, never through a link
   (:func:`read_plain`, :func:`walk_plain`, :func:`copy_plain`, :class:`NotPlain`);
 - :mod:`.text`: learners' text shown as data, one rule per place it is shown (names, CSV cells,
@@ -40,6 +41,7 @@ from .jail import HIDDEN, INPUTS, MODES, PRIVATE, WORK, SandboxUnavailable, bwra
 from .jail import command as sandbox_command
 from .jail import resolve as resolve_sandbox
 from .seccomp import FALLBACK_FILES
+from .signals import stop_status, stop_word, stopping_signals
 from .seccomp import program as seccomp_program
 from .text import csv_cell, literal_charts, normalise_name, terminal
 
@@ -51,6 +53,7 @@ from .text import csv_cell, literal_charts, normalise_name, terminal
 __all__ = [
     # processes: start, feed, read, measure, kill
     "start", "finish", "kill_group", "interrupt", "interrupted", "resume", "Stopped", "write_all", "read_all",
+    "stopping_signals", "stop_word", "stop_status",
     "LineReader", "Reply", "Deadline", "Closed", "children", "children_of_task", "running", "held", "folder_used",
     "Watch", "Budget", "WATCH_SECONDS", "TASKS",
     # limits, applied by the child to itself, and counted by the kernel (a cgroup) or the fallback
