@@ -13,8 +13,12 @@ Between decisions it is not stopped (stopping and continuing a process at every 
 more than the decision): what it does then is counted instead. Before each decision, the
 processor time it used since its last one (its threads', to the nanosecond, and its children's)
 is added up against a budget (:data:`OUT_OF_TURN`: one time limit over the whole table), and a
-process it started since, running or ended, is a forfeit. :meth:`LearnerPlayer.close` kills
-the sandbox: nothing of it is left for the next table.
+process it started since, running or ended, is a forfeit. Where a cgroup can be made, the entry's
+process joins its own before its file reaches it, and the kernel counts and limits everything it
+holds (memory no process maps, threads and zombies too): a limit it reached is its forfeit
+(``memory``, ``process``); elsewhere its process refuses those (:mod:`gofish_teach.trust.seccomp`).
+:meth:`LearnerPlayer.close` kills the sandbox and removes its cgroup: nothing of it is left for
+the next table.
 """
 from __future__ import annotations
 

@@ -367,3 +367,22 @@ def _fields(text: str) -> dict[str, int]:
         if len(parts) == 2 and parts[1].isdigit():
             found[parts[0]] = int(parts[1])
     return found
+
+
+def describe() -> str:
+    """Which count this machine gives learners' sandboxes, in a sentence (``python -m gofish_teach.trust``)."""
+    from . import seccomp
+
+    found = tree() if os.environ.get("GOFISH_CGROUPS", "1") != "0" else None
+    if found is not None:
+        where = ", ".join(os.path.dirname(p) for p in found.run.values())
+        return (f"cgroup {found.kind}: each learner's sandbox gets a cgroup of its own (under {where}), so the kernel "
+                "counts every byte it holds (memfd files and pipe buffers too) against --memory-mb, and every "
+                "process and thread against 64")
+    if seccomp.available():
+        return ("no cgroup can be made here: the fallback. A seccomp filter refuses memfd files, shared memory "
+                "and new threads (and, for a tournament's entry, new processes), each process may open 64 files, "
+                "and the grader counts a notebook's processes every 0.1 s")
+    return ("no cgroup can be made here, and libseccomp is missing: memfd files and threads are not refused, "
+            "so a learner's code can hold memory and process ids that nothing counts; install libseccomp2, or "
+            "run as root where cgroups are mounted")
