@@ -2,11 +2,13 @@
 serving a copy of the kit, and one Chromium, for the whole session."""
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -15,6 +17,17 @@ import pytest
 
 from test_browser import (ACTION_MS, CHROMIUM_ARGS, HOW_TO_GET_ONE, KIT, ROOT, START_SECONDS, _browser_path,
                           _free_port, _shut_down_kernels)
+
+
+# ---------------------------------------------------------------------- the tournament's key
+def pytest_configure(config):
+    """The tournament mixes a seed with the account's key (gofish_teach.tournament.secret): the tests use a
+    fixed one, so that a test's seed deals the same decks on every machine, and the account's own is untouched."""
+    if "GOFISH_TOURNAMENT_KEY" not in os.environ:
+        folder = Path(tempfile.mkdtemp(prefix="gofish-test-key-"))
+        (folder / "tournament.key").write_text("5e" * 32 + "\n")
+        os.environ["GOFISH_TOURNAMENT_KEY"] = str(folder / "tournament.key")
+        config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
 
 
 # ---------------------------------------------------------------------- one server, one browser
@@ -115,3 +128,113 @@ def page(blank_page, lab):
         _shut_down_kernels(lab)
 
 
+
+
+# ---------------------------------------------------------------------- nothing a test leaves behind
+# Issue 42: the Ctrl-C test of the tournament failed in the whole suite only. What a test leaves in
+# pytest's process reaches every later test's subprocess: the signals it ignores or blocks (SIG_IGN and
+# the mask survive exec, and a Python started with SIGINT ignored never raises KeyboardInterrupt), its
+# environment and working folder; and what it leaves running (a sandbox, the fork server play_table
+# keeps in this process) shares the machine with every later test. Each test must leave them as it found
+# them: one that does not is named at the end and the run fails; what it changed is put back (its
+# processes killed) so that the tests after it run as they would alone.
+WATCHED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGALRM, signal.SIGCHLD, signal.SIGPIPE,
+           signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2)
+
+
+def _kernel_signals() -> dict[str, str]:
+    """What the kernel holds for the main thread (set by Python or by any library's C): ignored, blocked."""
+    found = {}
+    with open(f"/proc/self/task/{os.getpid()}/status") as status:
+        for line in status:
+            key, _, value = line.partition(":")
+            if key in ("SigIgn", "SigBlk"):
+                found[key] = value.strip()
+    return found
+
+
+def _signal_state() -> tuple[dict, dict, frozenset]:
+    handlers = {signal.Signals(s).name: signal.getsignal(s) for s in WATCHED}
+    return handlers, _kernel_signals(), frozenset(signal.pthread_sigmask(signal.SIG_BLOCK, []))
+
+
+def _children() -> dict[int, str]:
+    """This process's living descendants, from /proc (zombies are only ids waiting to be collected)."""
+    parents, names = {}, {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            continue
+        name, fields = stat[stat.index("(") + 1:stat.rindex(")")], stat[stat.rindex(")") + 2:].split()
+        if fields[0] != "Z":
+            parents[int(pid)], names[int(pid)] = int(fields[1]), name
+    found, mine = {}, {os.getpid()}
+    while grown := {p for p, parent in parents.items() if parent in mine and p not in mine}:
+        mine |= grown
+        found.update({p: names[p] for p in grown})
+    return found
+
+
+def _kill(pid: int) -> None:
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+
+
+_KNOWN_CHILDREN: set[int] = set()  # those of session and module fixtures: they outlive a test by design
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    before, environ, cwd = _signal_state(), dict(os.environ), os.getcwd()
+    children = set(_children())
+    yield
+    problems = []
+    forkserver = sys.modules.get("gofish_teach.tournament.forkserver")
+    if forkserver is not None:
+        # play_table in this process keeps its fork server for the next table (a cluster's worker does);
+        # a test's next table would get a server started with an earlier test's environment.
+        forkserver.close_server()
+    if dict(os.environ) != environ:  # a subprocess inherits the environment too
+        changed = sorted(k for k in environ.keys() | os.environ.keys() if environ.get(k) != os.environ.get(k))
+        problems.append(f"it changed the environment: {changed}")
+        os.environ.clear()
+        os.environ.update(environ)
+    if os.getcwd() != cwd:
+        problems.append(f"it left the working folder at {os.getcwd()}")
+        os.chdir(cwd)
+    after = _signal_state()
+    if after != before:
+        problems.append(f"it changed this process's signals: before {before}, after {after}")
+        signal.pthread_sigmask(signal.SIG_SETMASK, before[2])
+        for name, handler in before[0].items():
+            if handler is not None:
+                signal.signal(signal.Signals[name], handler)
+    # A wider fixture of this project's (pytest's own start no process) may start a server for the session.
+    wide = any(d.scope != "function" and d.baseid for defs in item._fixtureinfo.name2fixturedefs.values()
+               for d in defs)
+    deadline = time.monotonic() + 10
+    while (left := {p: c for p, c in _children().items() if p not in children | _KNOWN_CHILDREN}) \
+            and time.monotonic() < deadline:
+        time.sleep(0.2)  # a child being killed needs a moment
+    if left and wide:
+        _KNOWN_CHILDREN.update(left)  # a wider fixture's server or browser, started by this test's setup
+    elif left:
+        problems.append(f"it left processes running: {left}")
+        for pid in left:
+            _kill(pid)
+    if problems:
+        item.warn(pytest.PytestWarning(f"{item.nodeid}: " + "; ".join(problems)))
+        _LEAKS.append(f"{item.nodeid}: " + "; ".join(problems))
+
+
+_LEAKS: list[str] = []
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """A test that leaves its process changed fails the run, named (it was put right for the tests after it)."""
+    if _LEAKS:
+        session.config.pluginmanager.get_plugin("terminalreporter").write_line(
+            "Tests that left this process changed:\n  " + "\n  ".join(_LEAKS), red=True)
+        if exitstatus == 0:
+            session.exitstatus = 1

@@ -153,4 +153,4 @@ def test_a_worker_that_dies_silently_is_an_error(tmp_path):
     rows = grade_submission("x", [(str(path), "02-legal-asks")], time_limit=60, log=log, use_jail=True)
     assert [r.cells()[:5] for r in rows] == [["x", "02-legal-asks", 0, 6, "error"]]
     assert "exit status 7" in log.getvalue() and "os._exit()" in log.getvalue()
-    assert grading.STATUSES == ("ok", "error", "timeout", "memory", "missing")
+    assert grading.STATUSES == ("ok", "error", "timeout", "memory", "processes", "missing")

@@ -98,6 +98,10 @@ def _check_tournament(root: Path, out: str) -> None:
     assert "ana" in out and "ben" in out and "memory" in out, out
 
 
+def _check_counting(root: Path, out: str) -> None:
+    assert out.startswith(("cgroup v1: ", "cgroup v2: ", "no cgroup can be made here")), out
+
+
 def _check_simulate(root: Path, out: str) -> None:
     assert "100,000 games" in out and "memory" in out, out
 
@@ -154,6 +158,7 @@ RUNS = {
     ".venv/bin/python -m gofish_teach grade": (_submissions, _check_grades),
     ".venv/bin/python -m gofish_teach tournament": (_entries, _check_tournament),
     ".venv/bin/python -m gofish_teach simulate": (lambda root: None, _check_simulate),
+    ".venv/bin/python -m gofish_teach.trust": (lambda root: None, _check_counting),
     ".venv/bin/gofish-teach course": (lambda root: None, _check_course),
     ".venv/bin/gofish-teach solve --rules pond --players 2 --ranks 3 --hand-size 2 --equilibrium":
         (lambda root: None, _check_equilibrium),

@@ -97,7 +97,7 @@ def test_misbehaving_entries_forfeit_all_their_games_and_are_reported(played, na
 def test_the_leaderboard_ranks_by_win_share_with_intervals(played, tmp_path):
     result, _ = played
     text = result.leaderboard()
-    assert text.startswith("Class tournament: pond rules, 4 players, 18 tables x 1 games (18 games), seed 11")
+    assert text.startswith("Class tournament: pond rules, 4 players, 18 tables x 1 games (18 games)\n")
     assert "95% interval" in text and "Fair share (1/4): 0.250" in text
     ranked = [e for e in result.ranking() if e.status == "ok"]
     assert [e.share for e in ranked] == sorted((e.share for e in ranked), reverse=True)

@@ -12,9 +12,12 @@ install has none, and the grader then refuses, naming ``--key``): the exercise's
 shown in its notebook, and hidden cases made at grading time from a seed only the grader knows
 (``--hidden-seed`` to repeat a run). Each notebook then runs in a child process of its own, on a fresh copy of its
 submission, inside a sandbox (:mod:`gofish_teach.trust`: bubblewrap; ``--sandbox require``,
-the default, refuses to run without it, ``--sandbox off`` runs unprotected) with a time and a
-memory limit (:mod:`gofish_teach.trust`: the memory limit counts every process of the
-submission and what it writes to its folder and ``/tmp``, which are memory too). The child runs the notebook's cells (the
+the default, refuses to run without it or where it cannot start, ``--sandbox off`` runs
+unprotected) with a time and a memory limit (:mod:`gofish_teach.trust`: the memory limit counts
+every process of the submission and what it writes to its folder and ``/tmp``, which are memory
+too) and a limit of :data:`~gofish_teach.trust.TASKS` processes and threads; where a cgroup can be
+made, the kernel counts both, memory no process maps and zombies included, and elsewhere the
+fallback refuses what nothing would count (:mod:`gofish_teach.trust.seccomp`). The child runs the notebook's cells (the
 check cells skipped), calls the learner's function on each case's inputs, and sends back only
 what it returned, as plain JSON (:mod:`gofish_teach.exercises.plain`). The grader reads that
 back, type-checks it, and compares it with the key's answer, which never enters the child: the
@@ -51,7 +54,8 @@ The output is CSV, one row per submission and exercise::
 ones. ``status`` is ``ok`` (every case returned an answer, right or wrong), ``error`` (a case
 raised, the stub included, the notebook does not define the function, or the process ended
 before its checks), ``timeout`` (a case, a cell or the whole submission ran out of time),
-``memory`` (it ran out of memory) or ``missing`` (no notebook for that exercise). Every
+``memory`` (it ran out of memory), ``processes`` (it tried to hold more processes and threads
+than its limit) or ``missing`` (no notebook for that exercise). Every
 submission folder gets one row for every expected exercise: the teacher's (``--exercises``),
 by default all the kit's, never what the folders happen to hold (a notebook for another
 exercise is skipped with a note naming its folder; a loose notebook is a submission of its own
@@ -95,7 +99,7 @@ from .folders import exercise_of, expected_exercises, find_submissions, one_each
 TIME_LIMIT = 300.0
 CELL_TIME_LIMIT = 60.0
 MEMORY_MB = 2048
-STATUSES = ("ok", "error", "timeout", "memory", "missing")
+STATUSES = ("ok", "error", "timeout", "memory", "processes", "missing")
 #: The most a notebook's process may write back: its answers to the cases need far less.
 MAX_REPLY_MB = 8
 #: The most lines of a reply read (its answers take one per case); the rest are counted, not read.
@@ -212,8 +216,9 @@ def grade(folder, *, out=None, log=None, time_limit: float = TIME_LIMIT, cell_ti
     except KeyboardInterrupt:
         killed = trust.interrupt()
         pool.shutdown(wait=False, cancel_futures=True)
-        raise Stopped(f"stopped (Ctrl-C): {len({r.submission for r in rows})} of {len(jobs)} submissions were "
-                      f"graded (their rows above are complete); {killed} notebook process(es) were killed") from None
+        graded = len({r.submission for r in rows})
+        raise Stopped(f"stopped ({trust.stop_word()}): {graded} of {len(jobs)} submissions were graded (their rows "
+                      f"above are complete); {killed} notebook process(es) were killed") from None
     pool.shutdown()
     return rows
 
@@ -283,14 +288,15 @@ def grade_submission(name: str, notebooks: list[tuple], *, home=None, seed: int 
             request = {"cases": [ex.wire(c) for c in public + hidden], "exercise": ex.id, "path": where[path],
                        "cell_time_limit": cell_time_limit, "case_time_limit": case_time_limit,
                        "memory_mb": memory_mb, "time_limit": max(left, 0.0)}
-            reply, returncode = _run_one(inputs, request, left, use_jail, memory_mb) if left > 0 \
-                else (trust.Reply(b"", "deadline"), None)
-            rows.append(_judge(name, ex, public, hidden, reply, returncode, time_limit, memory_mb, log))
+            reply, returncode, reached = _run_one(inputs, request, left, use_jail, memory_mb) if left > 0 \
+                else (trust.Reply(b"", "deadline"), None, None)
+            rows.append(_judge(name, ex, public, hidden, reply, returncode, time_limit, memory_mb, log, reached))
     return rows
 
 
 def _run_one(copy: Path, request: dict, seconds: float, use_jail: bool, memory_mb: int):
-    """Run one notebook's process on a fresh copy of the submission (``copy``): ``(its reply, exit status)``.
+    """Run one notebook's process on a fresh copy of the submission (``copy``): ``(its reply, exit status, the
+    limit it reached: None, "memory" or "processes")``.
 
     The process copies it into a folder of its own first. In the sandbox the copy is shown to it
     read-only, and its folder is memory (tmpfs) counted in its memory limit: nothing it writes
@@ -300,15 +306,24 @@ def _run_one(copy: Path, request: dict, seconds: float, use_jail: bool, memory_m
         env = {"MPLBACKEND": "Agg", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0", "PYTHONSAFEPATH": "1"}
         argv = [sys.executable, "-m", "gofish_teach.grade.submission"]
-        if use_jail:
-            request["inputs"] = trust.INPUTS
-            argv = trust.sandbox_command(argv, mode="require", env=env, memory_mb=memory_mb, inputs=copy)
-            env, cwd = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}, tmp
-        else:  # a folder of its own all the same, the copy copied in by the process
-            request["inputs"] = str(copy)
-            env, cwd = dict(os.environ, **env), tmp
-        start = time.monotonic()
-        proc = trust.start(argv, env=env, cwd=cwd)
+        # A cgroup counts every byte and process of it; where none can be made, the fallback (trust.seccomp).
+        group = trust.Group.make(memory_mb, trust.TASKS)
+        request["fallback"] = group is None
+        try:
+            if use_jail:
+                request["inputs"] = trust.INPUTS
+                argv = trust.sandbox_command(argv, mode="require", env=env, memory_mb=memory_mb, inputs=copy)
+                env, cwd = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}, tmp
+            else:  # a folder of its own all the same, the copy copied in by the process
+                request["inputs"] = str(copy)
+                env, cwd = dict(os.environ, **env), tmp
+            start = time.monotonic()
+            proc = trust.start(group.wrap(argv) if group else argv, env=env, cwd=cwd)
+        except BaseException:
+            if group is not None:
+                group.close()
+            raise
+        budget = trust.Budget(proc.pid, memory_mb, trust.PRIVATE, sandboxed=use_jail, group=group, tasks=trust.TASKS)
         try:
             deadline = start + seconds
             try:
@@ -316,14 +331,16 @@ def _run_one(copy: Path, request: dict, seconds: float, use_jail: bool, memory_m
             except (trust.Deadline, trust.Closed):
                 pass  # it stopped reading or ended: what it said (nothing) is judged
             proc.stdin.close()
-            budget = trust.Budget(proc.pid, memory_mb, trust.PRIVATE, sandboxed=use_jail)
             reply = trust.read_all(proc.stdout.fileno(), deadline, MAX_REPLY_MB * 2**20, check=budget.over)
         finally:
             returncode = trust.finish(proc)
-    return reply, returncode
+            reached = budget.verdict()
+            if group is not None:
+                group.close()
+    return reply, returncode, reached
 
 
-def _judge(name, ex, public, hidden, reply, returncode, time_limit, memory_mb, log) -> Row:
+def _judge(name, ex, public, hidden, reply, returncode, time_limit, memory_mb, log, reached=None) -> Row:
     """The row of one notebook, from its process's reply: each returned value judged here."""
     from ..exercises import decode_plain
 
@@ -343,7 +360,7 @@ def _judge(name, ex, public, hidden, reply, returncode, time_limit, memory_mb, l
         except Exception:  # noqa: BLE001 - a value that breaks a comparison is a wrong answer
             right = False
         results.append((bool(right), "ok"))
-    status, note = _status(got, results, reply.ended, returncode, ex, time_limit, memory_mb)
+    status, note = _status(got, results, reply.ended, returncode, ex, time_limit, memory_mb, reached)
     if note and malformed:
         note += f" ({malformed} line(s) it wrote to the grader's channel were not replies, and were ignored)"
     if note:
@@ -386,14 +403,17 @@ def _parse(lines) -> tuple[dict, int]:
     return got, malformed
 
 
-def _status(got, results, ended, returncode, ex, time_limit, memory_mb) -> tuple[str, str]:
+def _status(got, results, ended, returncode, ex, time_limit, memory_mb, reached=None) -> tuple[str, str]:
     """The row's status and, unless all went well, a note that says why."""
     if ended == "cap":
         return "error", (f"too much output: the notebook's process wrote more than {MAX_REPLY_MB} MB to the "
                          "grader's channel (only the answers to the cases may come back), and was stopped")
-    if ended == "check":
+    if reached == "processes":
+        return "processes", (f"it tried to hold more than {trust.TASKS} processes and threads at once (zombies "
+                             "included), its limit, and was stopped")
+    if reached == "memory" or ended == "check":
         return "memory", (f"its processes and its files (its folder and /tmp are memory) held more than its memory "
-                          f"limit of {memory_mb} MB, and it was stopped")
+                          f"limit of {memory_mb} MB (memfd files and pipe buffers count too), and it was stopped")
     finished = ended == "eof"
     cells = got.get("cells", {})
     if not isinstance(cells, dict):
@@ -460,11 +480,18 @@ def add_command(commands) -> None:
 
 
 def _run_from_args(args, out) -> None:
+    """Grade as the options say; Ctrl-C, SIGTERM or SIGHUP stops it the same way: every notebook's process
+    killed, every copy and cgroup removed, one line on stderr, the exit status a shell gives that signal."""
     exercises = None if args.exercises is None else [e for e in args.exercises.split(",") if e.strip()]
     try:
-        grade(args.folder, out=out, time_limit=args.time_limit, cell_time_limit=args.cell_time_limit,
-              memory_mb=args.memory_mb, workers=args.workers, case_time_limit=args.case_time_limit,
-              sandbox=args.sandbox, hidden_seed=args.hidden_seed, exercises=exercises, key=args.key)
+        with trust.stopping_signals():
+            grade(args.folder, out=out, time_limit=args.time_limit, cell_time_limit=args.cell_time_limit,
+                  memory_mb=args.memory_mb, workers=args.workers, case_time_limit=args.case_time_limit,
+                  sandbox=args.sandbox, hidden_seed=args.hidden_seed, exercises=exercises, key=args.key)
     except Stopped as e:
         print(f"grade: {e}", file=sys.stderr)
-        raise SystemExit(130) from None
+        raise SystemExit(trust.stop_status()) from None
+    except KeyboardInterrupt:  # before any notebook's process started
+        trust.interrupt()
+        print(f"grade: stopped ({trust.stop_word()}) before any notebook was graded", file=sys.stderr)
+        raise SystemExit(trust.stop_status()) from None

@@ -29,10 +29,13 @@ class CellTimeout(Exception):
 def _worker(request: dict, emit) -> None:
     """Run the notebook, then call its function on every case; ``emit`` what happened, as plain data."""
     from IPython.core.interactiveshell import InteractiveShell
+    from traitlets.config import Config
 
     from ..exercises import call_in_child, encode_plain, get_exercise
 
-    shell = InteractiveShell.instance()
+    config = Config()
+    config.HistoryManager.enabled = False  # no history: no file, and no thread saving it (threads may be refused)
+    shell = InteractiveShell.instance(config=config)
     ex = get_exercise(request["exercise"])
     status, error = run_notebook(shell, request["path"], request["cell_time_limit"])
     emit({"kind": "cells", "status": status, "error": error})
@@ -96,7 +99,9 @@ def main() -> int:
     """What each notebook's process runs: the request on stdin, the replies on stdout."""
     request = json.loads(sys.stdin.buffer.read())
     sys.stdin.close()
-    trust.limit_self(request.get("memory_mb"), request.get("time_limit", TIME_LIMIT))
+    # Without a cgroup: few open files, and no memfd, shared memory or thread (trust.seccomp); forks are counted.
+    trust.limit_self(request.get("memory_mb"), request.get("time_limit", TIME_LIMIT),
+                     refuse="threads" if request.get("fallback") else None)
     if request.get("inputs"):  # in the sandbox: the submission, read-only, copied into its own folder
         shutil.copytree(request["inputs"], ".", dirs_exist_ok=True, symlinks=True)
     # The learner's folder last on the path (PYTHONSAFEPATH kept it off the front): their helper

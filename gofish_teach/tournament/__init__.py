@@ -5,8 +5,8 @@ it defines ``strategy(view, rng) -> (target, rank)`` (or ``my_strategy``). The e
 some built-in strategies meet in a round robin: every group of ``--players`` entrants sits
 at one table (when there are too many groups, a balanced selection of them, each entrant
 seated about equally often) and plays ``--games`` games there, seats rotating from game to
-game. Every table deals its own decks, from the tournament's secret seed (:mod:`.table` says
-why, and why it is fair).
+game. Every table deals its own decks, from the tournament's secret (:mod:`.table` says
+why, and why it is fair; :mod:`.secret` why it is 128 bits that no leaderboard shows).
 
 **This runs the learners' code**, so each entry runs, at each table, in a fresh sandbox of
 its own (bubblewrap, :mod:`gofish_teach.trust`; without it the tournament refuses to run unless
@@ -21,13 +21,15 @@ number), never the tournament's seed (on no command line, in no environment). No
 share a deck, so nothing it could carry from one table to the next, even through a channel
 no sandbox closes (the host's page cache, file locks), tells it anything there. It has a time
 limit on every decision (writing the request to it and reading its answer both count: an entry
-that stops reading forfeits) and a memory limit that counts its memory and the files it writes
-(:mod:`gofish_teach.trust`); a process it leaves running after a decision, or starts between two
+that stops reading forfeits) and a memory limit that counts its memory and the files it writes,
+and a limit of processes and threads (:mod:`gofish_teach.trust`: a cgroup for each entry, where one
+can be made, counts memory no process maps and zombies too); a process it leaves running after a decision, or starts between two
 of its decisions, forfeits it, and so does using more than one time limit of processor time over
 a table while the others decide (it is not stopped then: what it uses is counted, :mod:`.seat`). Its answers come back as JSON on its
 own pipe, never pickle: an entry cannot run code in the tournament's process or answer for
 another entry. Entry files are read as plain files only (a link, a named pipe or a folder
-named ``bob.py`` is skipped, with a note on the leaderboard). Ctrl-C stops a run at once.
+named ``bob.py`` is skipped, with a note on the leaderboard). Ctrl-C stops a run at once, and so do
+SIGTERM and SIGHUP.
 
 An entry that raises an error, asks illegally (a cheat or a bug: the rules decide), runs
 out of time or memory, or leaves a process running is disqualified: it forfeits every game

@@ -1,11 +1,16 @@
 """The ``tournament`` command of ``python -m gofish_teach``: its options, and the run they ask for."""
 from __future__ import annotations
 
+import os
 import sys
 
 from .. import trust
 from .round_robin import (BUILTINS, MAX_TABLES, MEMORY_MB, TIME_LIMIT, Stopped, plan_tournament,
                           play_tournament)
+from .secret import read_seed, write_seed
+
+#: Where the run's secret seed is kept unless ``--seed-file`` says: beside the plot.
+SEED_FILE = "tournament-seed.txt"
 
 
 def add_command(commands) -> None:
@@ -47,8 +52,14 @@ def add_arguments(parser) -> None:
     parser.add_argument("--max-tables", type=int, default=MAX_TABLES, metavar="N",
                         help=f"at most this many tables (default: {MAX_TABLES})")
     parser.add_argument("--seed", type=int, default=None, metavar="N",
-                        help="repeat a tournament (default: a fresh secret seed, printed at the end; reuse "
-                             "that one and keep it secret: a small seed can be found by trying them all)")
+                        help="the same N plays the same tournament again on this account (N is mixed with a key "
+                             "readable by this account only, so no entry can work out the decks even from a small "
+                             "N; default: a fresh secret each run)")
+    parser.add_argument("--seed-file", default=None, metavar="PATH",
+                        help="where the run's secret seed is kept, readable by you only (default: "
+                             f"{SEED_FILE} beside the plot); it is never printed")
+    parser.add_argument("--replay", default=None, metavar="PATH",
+                        help="play again the tournament whose seed PATH holds (the --seed-file of an earlier run)")
     parser.add_argument("--sandbox", default="require", choices=list(trust.MODES),
                         help="require (the default): every entry in bubblewrap, and refuse to run without it; "
                              "off: no sandbox (only on a machine that holds nothing else); auto means require")
@@ -64,24 +75,34 @@ def add_arguments(parser) -> None:
 
 def run_from_args(args, out) -> None:
     """Run the tournament the options ask for; Ctrl-C stops it at once, with a one-line message
-    (exit status 130) and no traceback."""
+    (exit status 130) and no traceback, and so do SIGTERM and SIGHUP (143, 129): every sandbox, cgroup
+    and temporary folder goes with it."""
     try:
-        _run(args, out)
+        with trust.stopping_signals():
+            _run(args, out)
     except KeyboardInterrupt:  # before the tables (planning, connecting): nothing ran yet
         trust.interrupt()
-        print("tournament: stopped (Ctrl-C) before any table was played", file=sys.stderr)
-        raise SystemExit(130) from None
+        print(f"tournament: stopped ({trust.stop_word()}) before any table was played", file=sys.stderr)
+        raise SystemExit(trust.stop_status()) from None
 
 
 def _run(args, out) -> None:
     from ..simulate import dask_client
 
     builtins = [s.strip() for s in args.builtins.split(",") if s.strip()]
+    if args.replay is not None and args.seed is not None:
+        raise ValueError("--seed and --replay: give one (--replay plays again the tournament its file's seed made)")
     # Every option checked before connecting to a cluster: a mistake is said at once.
     plan = plan_tournament(args.folder, args.rules, players=args.players, games=args.games, builtins=builtins,
                            time_limit=args.time_limit, memory_mb=args.memory_mb, seed=args.seed,
                            max_tables=args.max_tables, sandbox=args.sandbox, jobs=args.jobs,
-                           elsewhere=args.scheduler is not None)
+                           elsewhere=args.scheduler is not None,
+                           secret=read_seed(args.replay) if args.replay is not None else None)
+    seed_file = args.seed_file if args.seed_file is not None else os.path.join(os.path.dirname(args.plot), SEED_FILE)
+    try:
+        kept = write_seed(seed_file, plan.result.seed)
+    except OSError as e:
+        raise ValueError(f"--seed-file: {seed_file} cannot be written ({e.strerror or type(e).__name__})") from None
     try:
         with dask_client(args.scheduler) as client:
             result = play_tournament(plan, client, progress=sys.stderr.isatty())
@@ -89,7 +110,8 @@ def _run(args, out) -> None:
         raise ValueError(str(e)) from None
     except Stopped as e:
         print(f"tournament: {e}", file=sys.stderr)
-        raise SystemExit(130) from None
+        raise SystemExit(trust.stop_status()) from None
     print(result.leaderboard(), file=out)
     result.plot(args.plot)
-    print(f"Plot: {args.plot}. Took {result.seconds:.1f} s.", file=out)
+    print(f"Plot: {args.plot}. Took {result.seconds:.1f} s. The seed is in {kept} (readable by you only; keep it "
+          f"from the class): --replay {kept} plays this tournament again.", file=out)

@@ -1,6 +1,6 @@
 """The entry's side of the tournament: what runs in a learner's process, in its sandbox, at one table.
 
-``python -m gofish_teach.tournament.entry FILE MEMORY_MB`` (in a bubblewrap sandbox of its
+``python -m gofish_teach.tournament.entry FILE MEMORY_MB [FALLBACK]`` (in a bubblewrap sandbox of its
 own), or :func:`serve` (forked by :mod:`.forkserver` into a fresh sandbox), applies
 the limits (:func:`gofish_teach.trust.limit_self`) before the entry's file is loaded, says it is
 ready, then answers one request after another: each is the entry's view and its seat's seed
@@ -71,20 +71,21 @@ def main(argv) -> int:
     """One entry's process at one table, started in a bubblewrap sandbox of its own (its file copied in)."""
     from .. import trust
 
-    if len(argv) != 2:
+    if len(argv) not in (2, 3):
         print("usage: python -m gofish_teach tournament STRATEGIES_DIR (this module's own entry is internal)",
               file=sys.stderr)
         return 2
-    trust.limit_self(int(argv[1]) or None)
+    fallback = len(argv) == 3 and argv[2] == "1"  # no cgroup: no memfd, thread or process (trust.seccomp)
+    trust.limit_self(int(argv[1]) or None, refuse="processes" if fallback else None)
     return _play(argv[0], os.dup(0), os.dup(1))
 
 
-def serve(name: str, memory_mb: int | None, requests: int, answers: int) -> int:
+def serve(name: str, memory_mb: int | None, requests: int, answers: int, fallback: bool = False) -> int:
     """One entry's process at one table, forked by the fork server (:mod:`.forkserver`) into a
     fresh sandbox: its file is the first message on its request pipe, written into its own folder."""
     from .. import trust
 
-    trust.limit_self(memory_mb)
+    trust.limit_self(memory_mb, refuse="processes" if fallback else None)
     stream = os.fdopen(requests, "rb")
     header = stream.read(4)
     source = stream.read(int.from_bytes(header, "big")) if len(header) == 4 else b""

@@ -107,8 +107,14 @@ class ForkServer:
         # Not root inside (even for a teacher who is): Linux lets a namespace map user 0 of its parent
         # only with a capability that no process here has, and each entry's sandbox maps its parent's user.
         ids = (os.getuid() or NOBODY, os.getgid() or NOBODY)
-        argv = trust.sandbox_command([python, "-S", "-m", "gofish_teach.tournament.forkserver", str(theirs.fileno())],
-                                     mode="require", env=dict(env, PYTHONPATH=import_path), memory_mb=64, ids=ids)
+        try:
+            argv = trust.sandbox_command([python, "-S", "-m", "gofish_teach.tournament.forkserver",
+                                          str(theirs.fileno())], mode="require", env=dict(env, PYTHONPATH=import_path),
+                                         memory_mb=64, ids=ids)
+        except trust.SandboxUnavailable as e:  # bwrap works (checked), but not with these ids: one bwrap each
+            theirs.close()
+            ours.close()
+            raise Unavailable(f"the fork server's sandbox cannot be made here ({str(e)[:200]})") from None
         self.proc = None
         started = threading.Event()
 
@@ -151,14 +157,14 @@ class ForkServer:
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
-    def fork(self, name: str, memory_mb: int | None) -> Forked:
+    def fork(self, name: str, memory_mb: int | None, fallback: bool = False) -> Forked:
         """A fresh sandbox with the entry's process in it, waiting for its file on its request pipe."""
         requests_r, requests_w = os.pipe()
         answers_r, answers_w = os.pipe()
         try:
             with self.lock:
                 self.sock.settimeout(SPAWN_SECONDS)
-                socket.send_fds(self.sock, [json.dumps({"name": name, "memory_mb": memory_mb}).encode()],
+                socket.send_fds(self.sock, [json.dumps({"name": name, "memory_mb": memory_mb, "fallback": fallback}).encode()],
                                 [requests_r, answers_w])
                 reply = json.loads(self.sock.recv(4096) or b"{}")
             keeper = self._host_pid(reply.get("pid"))
@@ -462,7 +468,7 @@ def _entry(request: dict, requests: int, answers: int) -> None:
         os.environ.update({"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/sandbox", "LANG": "C.UTF-8"})
         from . import entry
 
-        code = entry.serve(request["name"], request.get("memory_mb"), requests, answers)
+        code = entry.serve(request["name"], request.get("memory_mb"), requests, answers, bool(request.get("fallback")))
     except BaseException:  # noqa: BLE001
         code = 1
     finally:
@@ -499,6 +505,7 @@ def _warm() -> None:
     from . import entry, wire  # noqa: F401
 
     entry.hidden_rng(0).integers(2)  # a generator made and used once: whatever that loads is loaded
+    trust.seccomp_program(processes=True)  # the fallback's filter, made once (libseccomp loaded here, not per entry)
     numpy.int64(1) + 1
     gc.collect()
     gc.freeze()

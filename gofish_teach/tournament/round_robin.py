@@ -30,6 +30,7 @@ from .. import trust
 from . import forkserver
 from ..executors import as_executor, as_finished
 from ..rules import Rules
+from .secret import BITS, tournament_secret
 from .table import IDLE_ASKS, MAX_ASKS, STOP, Interrupted, play_table
 
 #: Defaults: seconds per decision, memory per entry, the tables played at most.
@@ -163,7 +164,7 @@ class TournamentResult:
     rules: Rules
     players: int
     games_per_table: int
-    seed: int
+    seed: int  # the tournament's secret (:mod:`.secret`): the teacher's to keep, never on the leaderboard
     entrants: list[Entrant]
     tables: list[tuple[int, ...]]
     stopped: int = 0  # games stopped at MAX_ASKS, or after IDLE_ASKS asks in a row that moved no card
@@ -193,7 +194,7 @@ class TournamentResult:
                             right=(3, 4))
         games = len(self.tables) * self.games_per_table
         lines = [f"Class tournament: {self.rules.name} rules, {self.players} players, {len(self.tables)} tables x "
-                 f"{self.games_per_table} games ({games:,} games), seed {self.seed}", table,
+                 f"{self.games_per_table} games ({games:,} games)", table,
                  f"Fair share (1/{self.players}): {1 / self.players:.3f}. A k-way tie counts 1/k; intervals are "
                  "Wilson 95%."]
         for e in self.ranking():
@@ -249,9 +250,12 @@ class TournamentResult:
 def run_tournament(folder, rules="pond", *, players: int = 4, games: int = 10, builtins=BUILTINS,
                    time_limit: float = TIME_LIMIT, memory_mb: int | None = MEMORY_MB, seed: int | None = None,
                    max_tables: int = MAX_TABLES, sandbox: str = "require", jobs: int | None = None,
-                   executor=None, progress: bool | str = False, log=None) -> TournamentResult:
+                   executor=None, progress: bool | str = False, log=None, secret: int | None = None) -> TournamentResult:
     """Play the round robin; returns every entrant's record (see the module's docstring).
 
+    Its decks and seats are drawn from a secret (:mod:`.secret`): a fresh one, or ``seed`` mixed with
+    this account's key (the same ``seed`` repeats a tournament on this account), or ``secret``, a
+    result's own (``result.seed``) to play it again anywhere. No entry can know or guess it.
     ``sandbox`` is ``"require"`` (bubblewrap, or :class:`~gofish_teach.trust.SandboxUnavailable`
     with how to install it, before any entry runs) or ``"off"`` (:mod:`gofish_teach.trust`;
     ``"auto"`` means ``"require"``). ``memory_mb=None`` sets no memory limit.
@@ -268,7 +272,7 @@ def run_tournament(folder, rules="pond", *, players: int = 4, games: int = 10, b
     """
     plan = plan_tournament(folder, rules, players=players, games=games, builtins=builtins, time_limit=time_limit,
                            memory_mb=memory_mb, seed=seed, max_tables=max_tables, sandbox=sandbox, jobs=jobs,
-                           elsewhere=executor is not None, log=log)
+                           elsewhere=executor is not None, log=log, secret=secret)
     return play_tournament(plan, executor, progress)
 
 
@@ -284,7 +288,7 @@ class Plan:
 def plan_tournament(folder, rules="pond", *, players: int = 4, games: int = 10, builtins=BUILTINS,
                     time_limit: float = TIME_LIMIT, memory_mb: int | None = MEMORY_MB, seed: int | None = None,
                     max_tables: int = MAX_TABLES, sandbox: str = "require", jobs: int | None = None,
-                    elsewhere: bool = False, log=None) -> Plan:
+                    elsewhere: bool = False, log=None, secret: int | None = None) -> Plan:
     """Check every argument of :func:`run_tournament` (a ``ValueError`` naming it), read the entries and
     draw up the tables, each a job :func:`play_table` plays (``elsewhere``: not in this process)."""
     from ..strategies import get_strategy
@@ -299,6 +303,8 @@ def plan_tournament(folder, rules="pond", *, players: int = 4, games: int = 10, 
         memory_mb = _whole("memory_mb", memory_mb, MIN_MEMORY_MB, MAX_MEMORY_MB)
     if seed is not None:
         seed = _whole("seed", seed, 0, 2**63 - 1)
+    if secret is not None:
+        secret = _whole("secret", secret, 0, 2**BITS - 1)
     if jobs is not None and elsewhere:
         raise ValueError("--jobs (jobs) and --scheduler (executor): give one (a cluster plays as many tables at "
                          "once as its workers have threads)")
@@ -325,8 +331,8 @@ def plan_tournament(folder, rules="pond", *, players: int = 4, games: int = 10, 
     # Read once: every table gets the same text, wherever it is played (no shared folder needed).
     seats = [("learner", e.path.name, e.source) for e in entrants] + [("builtin", s) for s in builtin.values()]
     entrants += [Entrant(name, "builtin") for name in builtin]
-    # A secret seed by default: an entry that could guess it could work out the decks.
-    seed = int(np.random.SeedSequence().entropy % 2**63) if seed is None else seed
+    # An entry that could know or guess what the decks are drawn from could work them out: a secret (.secret).
+    seed = tournament_secret(seed) if secret is None else secret
     tables = schedule(len(entrants), players, max_tables, seed)
     result = TournamentResult(rules, players, games, seed, entrants, tables, notes=notes)
     table_jobs = [dict(rules=rules, seed=seed, table=t, games=games, seats=[seats[i] for i in table],
@@ -368,8 +374,8 @@ def play_tournament(plan: Plan, executor=None, progress: bool | str = False) -> 
             pool.shutdown(wait=False, cancel_futures=True)
             forkserver.close_server()
         done = sum(r is not None for r in records)
-        raise Stopped(f"stopped (Ctrl-C) after {done} of {len(records)} tables, in {time.monotonic() - start:.1f} s: "
-                      f"no leaderboard; {killed} entry process(es) were killed") from None
+        raise Stopped(f"stopped ({trust.stop_word()}) after {done} of {len(records)} tables, in "
+                      f"{time.monotonic() - start:.1f} s: no leaderboard; {killed} entry process(es) were killed") from None
     finally:
         bar.close()
     if executor is None:

@@ -13,8 +13,12 @@ Between decisions it is not stopped (stopping and continuing a process at every 
 more than the decision): what it does then is counted instead. Before each decision, the
 processor time it used since its last one (its threads', to the nanosecond, and its children's)
 is added up against a budget (:data:`OUT_OF_TURN`: one time limit over the whole table), and a
-process it started since, running or ended, is a forfeit. :meth:`LearnerPlayer.close` kills
-the sandbox: nothing of it is left for the next table.
+process it started since, running or ended, is a forfeit. Where a cgroup can be made, the entry's
+process joins its own before its file reaches it, and the kernel counts and limits everything it
+holds (memory no process maps, threads and zombies too): a limit it reached is its forfeit
+(``memory``, ``process``); elsewhere its process refuses those (:mod:`gofish_teach.trust.seccomp`).
+:meth:`LearnerPlayer.close` kills the sandbox and removes its cgroup: nothing of it is left for
+the next table.
 """
 from __future__ import annotations
 
@@ -77,11 +81,32 @@ class LearnerPlayer:
         self.cpu_at_end = self.reaped_at_end = self.out_of_turn = 0.0
         self.known: set = set()
         self.sender = Sender()
+        # A cgroup counts every byte and process of it; where none can be made, the fallback (trust.seccomp):
+        # a filter against memory no count sees, few open files, and its processes and threads counted here.
+        self.group = trust.Group.make(memory_mb, trust.TASKS)
+        self.fallback = self.group is None
+        self.reached = None  # the limit it reached, once its sandbox is closed ("memory", "processes")
+        try:
+            self._start(filename, source, scratch)
+        except BaseException:
+            self.close()
+            raise
+        if self.proc is not None:
+            self.requests, answers = self.proc.stdin.fileno(), self.proc.stdout.fileno()
+        else:
+            self.requests, answers = self.forked.requests, self.forked.answers
+        self.reader = trust.LineReader(answers, MAX_ANSWER)
+
+    def _start(self, filename: str, source: bytes, scratch) -> None:
+        """Its process: forked by the fork server, else one bubblewrap of its own, else (off) a plain one."""
+        memory_mb = self.memory_mb
         # -S: no site, so no .pth file or editable-install finder runs first (a fifth of a start's
         # time); the paths it would have added are given instead.
         env = dict(ENV, PYTHONPATH=_import_path())
-        argv = [_python(), "-S", "-m", "gofish_teach.tournament.entry", filename, str(memory_mb or 0)]
-        if sandboxed and forkserver_usable():
+        argv = [_python(), "-S", "-m", "gofish_teach.tournament.entry", filename, str(memory_mb or 0),
+                str(int(self.fallback))]
+        joined = self.group.wrap if self.group is not None else list
+        if self.sandboxed and forkserver_usable():
             try:
                 self._fork(filename, source)
             except forkserver.Unavailable:
@@ -91,31 +116,31 @@ class LearnerPlayer:
                 _FORKS_FAIL.append(1)  # this machine cannot: one bubblewrap per entry from now on
         if self.forked is not None:
             pass
-        elif sandboxed:
+        elif self.sandboxed:
             fd = _in_memory(source)
             try:
                 argv = trust.sandbox_command(argv, mode="require", env=env, memory_mb=memory_mb, files={filename: fd})
-                self.proc = trust.start(argv, env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")}, pass_fds=[fd])
+                self.proc = trust.start(joined(argv), env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
+                                        pass_fds=[fd])
             finally:
                 os.close(fd)
         else:  # a clean environment all the same: nothing of the teacher's session leaks in
             self.work = Path(tempfile.mkdtemp(prefix="table-", dir=scratch))
             (self.work / filename).write_bytes(source)
             env.update(PATH=os.environ.get("PATH", "/usr/bin:/bin"), HOME=str(self.work), LANG="C.UTF-8")
-            self.proc = trust.start(argv, env=env, cwd=str(self.work))
-        if self.proc is not None:
-            self.requests, answers = self.proc.stdin.fileno(), self.proc.stdout.fileno()
-        else:
-            self.requests, answers = self.forked.requests, self.forked.answers
-        self.reader = trust.LineReader(answers, MAX_ANSWER)
+            self.proc = trust.start(joined(argv), env=env, cwd=str(self.work))
 
     def _fork(self, filename: str, source: bytes) -> None:
         """The entry forked by this process's fork server into a fresh sandbox; its file sent on its pipe."""
         server = forkserver.server(ENV, _python(), _import_path())
-        self.forked = server.fork(filename, self.memory_mb)
+        self.forked = server.fork(filename, self.memory_mb, self.fallback)
         for fd in (self.forked.requests, self.forked.answers):
             os.set_blocking(fd, False)
         self.init = self.forked.keeper  # its worker is found once it has answered (no waiting for it here)
+        if self.group is not None:  # into its cgroup before its file reaches it: all it holds is counted
+            self.group.add(self.forked.keeper)
+            if self.forked.worker is None:  # two forks: the keeper's child too (it waits for its file)
+                self.group.add(self.forked.find_worker())
         try:
             trust.write_all(self.forked.requests, len(source).to_bytes(4, "big") + source,
                             time.monotonic() + START_TIME)
@@ -124,6 +149,12 @@ class LearnerPlayer:
 
     def start(self) -> None:
         """Wait for the entry to load; a :class:`Forfeit` if it cannot."""
+        try:
+            self._load()
+        except Forfeit as failure:
+            raise self._reached(failure) from None
+
+    def _load(self) -> None:
         if not self.started:
             self._answer(time.monotonic() + START_TIME, START_TIME, "loading the file")
             self.started = True
@@ -137,7 +168,25 @@ class LearnerPlayer:
 
         Writing the request and reading the answer share the decision's time limit.
         """
-        self.start()
+        try:
+            return self._choose(view, seat_seed)
+        except Forfeit as failure:
+            raise self._reached(failure) from None
+
+    def _reached(self, failure: Forfeit) -> Forfeit:
+        """The forfeit, said as the limit its cgroup reached if it reached one (a process the kernel killed
+        for memory ends without answering: that is "memory", not a crash)."""
+        self.close()
+        if self.reached == "memory" and failure.kind != "memory":
+            return Forfeit("memory", f"it reached its memory limit of {self.memory_mb} MB (its memory and files, "
+                                     f"memfd files and pipe buffers included, counted by the kernel): {failure}")
+        if self.reached == "processes" and failure.kind != "process":
+            return Forfeit("process", f"it tried to hold more than {trust.TASKS} processes and threads at once "
+                                      f"(zombies included), its limit: {failure}")
+        return failure
+
+    def _choose(self, view, seat_seed: int) -> tuple:
+        self._load()
         self._before()
         if self.reader.pending():
             self.close()
@@ -234,6 +283,7 @@ class LearnerPlayer:
         limit (its memory and its files together); then what it has used and started so far is noted."""
         threads, resident, reaped = self.watch.state()  # one read for all three
         found = self._others(threads, every=True)
+        self._within_limits(threads, found, after)
         others = [p for p in found if trust.running(p)]
         if others:
             self.close()
@@ -253,16 +303,37 @@ class LearnerPlayer:
         budget of :data:`OUT_OF_TURN` time limits over the table; and a process started since, running
         or ended, is a forfeit, as one left running after a decision is."""
         threads, _, reaped = self.watch.state()
+        found = self._others(threads, every=True)
+        self._within_limits(threads, found, "its last decision", kernel=False)  # the cgroup: after each decision
         self.out_of_turn += self.watch.cpu_seconds() - self.cpu_at_end + max(reaped - self.reaped_at_end, 0.0)
         if self.out_of_turn > OUT_OF_TURN * self.time_limit:
             self.close()
             raise Forfeit("timeout", f"it used more than {OUT_OF_TURN * self.time_limit:g} s of processor time out "
                                      "of its turn (while the others decided) at this table")
-        started = [p for p in self._others(threads, every=True) if p not in self.known]
+        started = [p for p in found if p not in self.known]
         if started:
             self.close()
             raise Forfeit("process", f"it started {len(started)} process(es) out of its turn (after its last "
                                      "decision); an entry must decide in its own process")
+
+    def _within_limits(self, threads: int, found: list, after: str, kernel: bool = True) -> None:
+        """A :class:`Forfeit` if its cgroup reached a limit (asked only if ``kernel``: the kernel enforces
+        them anyway, and one look a decision is enough to say so); without one, if its threads and the
+        processes it started (running or zombies) are more than :data:`gofish_teach.trust.TASKS`."""
+        if self.group is not None:
+            reached = self.group.verdict() if kernel else None
+        else:
+            reached = "processes" if threads + len(found) > trust.TASKS else None
+        if reached == "memory":
+            self.reached = reached
+            self.close()
+            raise Forfeit("memory", f"it reached its memory limit of {self.memory_mb} MB after {after} (its memory "
+                                    "and files, memfd files and pipe buffers included, counted by the kernel)")
+        if reached == "processes":
+            self.reached = reached
+            self.close()
+            raise Forfeit("process", f"it held or tried to hold more than {trust.TASKS} processes and threads at "
+                                     f"once (zombies included) after {after}, its limit")
 
     def close(self) -> None:
         """Kill the entry's sandbox (everything inside dies with it), wait until what ran inside has
@@ -272,6 +343,8 @@ class LearnerPlayer:
         self.closed = True
         if self.watch is not None:
             self.watch.close()
+        if self.group is not None:  # what it reached, read before its cgroup goes (with the sandbox, at the end)
+            self.reached = self.reached or self.group.verdict()
         if self.forked is not None:  # process 1 of its namespace: once it has ended, so has all it started
             inside = [self.worker] if self.worker is not None else [self.forked.keeper]
         else:
@@ -291,6 +364,8 @@ class LearnerPlayer:
         deadline = time.monotonic() + CLOSE_WAIT
         while any(trust.running(p) for p in inside) and time.monotonic() < deadline:
             time.sleep(0.005)
+        if self.group is not None:
+            self.group.close()
         if self.work is not None:
             import shutil
 

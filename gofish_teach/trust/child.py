@@ -51,6 +51,9 @@ from typing import Callable, NamedTuple
 
 #: How often a parent checks a running child's memory while it waits for it.
 WATCH_SECONDS = 0.1
+#: The processes and threads (zombies included) a learner's sandbox may hold at once: a notebook or an
+#: entry needs a few (bwrap and its init are two); a cgroup enforces it (``pids.max``), else the parent counts.
+TASKS = 64
 #: Bytes read from a pipe at a time.
 CHUNK = 1 << 16
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
@@ -68,13 +71,17 @@ class Stopped(Exception):
 
 
 # --------------------------------------------------------------------------- limits (in the child)
-def limit_self(memory_mb: int | None, cpu_seconds: float | None = None, *, relative: bool = False) -> None:
+def limit_self(memory_mb: int | None, cpu_seconds: float | None = None, *, relative: bool = False,
+               refuse: str | None = None) -> None:
     """The policy, applied by a child to itself before any learner's code runs (see the module's docstring).
 
     ``memory_mb`` bounds the address space (``relative``: on top of what this process holds now,
     for a fork of a kernel) and the size of any file written (``None``: no bound); ``cpu_seconds``
-    the CPU time (a backstop: the parent's wall-clock deadline comes first). Where a limit cannot
-    be set (no ``resource`` module: Windows), it is left out.
+    the CPU time (a backstop: the parent's wall-clock deadline comes first). Where no cgroup counts
+    the child (:mod:`.cgroup`), ``refuse`` is ``"threads"`` (a grader's notebook) or ``"processes"``
+    (a tournament's entry): few open files (:data:`.seccomp.FALLBACK_FILES`), and the seccomp filter
+    that refuses memory nothing would count and new threads (and processes), :func:`.seccomp.install`.
+    Where a limit cannot be set (no ``resource`` module: Windows), it is left out.
     """
     try:
         import resource
@@ -89,6 +96,11 @@ def limit_self(memory_mb: int | None, cpu_seconds: float | None = None, *, relat
     _lower(resource.RLIMIT_CORE, 0)
     if cpu_seconds:
         _lower(resource.RLIMIT_CPU, int(cpu_seconds) + 5, int(cpu_seconds) + 10)
+    if refuse:
+        from . import seccomp
+
+        _lower(resource.RLIMIT_NOFILE, seccomp.FALLBACK_FILES)
+        seccomp.install(processes=refuse == "processes")
 
 
 def _lower(which: int, soft: int, hard: int | None = None) -> None:
@@ -473,26 +485,55 @@ def held(pids, folders=(), size: int | None = None) -> int:
 
 
 class Budget:
-    """The memory budget of a running child: :meth:`over` says whether it holds more than ``memory_mb``.
+    """The budget of a running child: :meth:`over` says whether it holds more than ``memory_mb``, or more
+    than ``tasks`` processes and threads, and :attr:`reason` which (``"memory"`` or ``"processes"``).
 
     ``root`` is the child's pid (bwrap's, in the sandbox); ``folders`` its private folders as
-    seen from inside (``/tmp``, the work folder), read through the first process inside.
+    seen from inside (``/tmp``, the work folder), read through the first process inside. With a
+    cgroup (``group``, :class:`gofish_teach.trust.cgroup.Group`) the kernel counts and enforces
+    both, and says when a limit was reached; without one they are added up here.
     """
 
-    def __init__(self, root: int, memory_mb: int | None, folders=(), *, sandboxed: bool = False):
+    def __init__(self, root: int, memory_mb: int | None, folders=(), *, sandboxed: bool = False, group=None,
+                 tasks: int | None = None):
         self.root, self.limit = root, (memory_mb or 0) * 2**20
         self.inside = folders if sandboxed else ()
         self.sandboxed = sandboxed
-        self.peak = 0
+        self.group, self.tasks = group, tasks
+        self.peak = self.tasks_peak = 0
+        self.reason: str | None = None
 
     def used(self) -> int:
+        return self._count()[0]
+
+    def _count(self) -> tuple[int, int]:
+        """``(bytes, processes and threads)`` held now, zombies counted as one each."""
         pids = [self.root] + descendants(self.root)
         folders = []
         if self.inside and len(pids) > 1:
             folders = [f"/proc/{pids[1]}/root{f}" for f in self.inside]
-        used = held(pids, folders, self.limit)
-        self.peak = max(self.peak, used)
-        return used
+        used = sum(folder_used(f, self.limit) for f in folders)
+        tasks = 0
+        for pid in pids:
+            threads, memory = threads_and_resident(pid)
+            used += memory
+            tasks += max(threads, 1)
+        self.peak, self.tasks_peak = max(self.peak, used), max(self.tasks_peak, tasks)
+        return used, tasks
 
     def over(self) -> bool:
-        return bool(self.limit) and self.used() > self.limit
+        if self.group is not None:
+            self.reason = self.group.verdict()
+            return self.reason is not None
+        used, tasks = self._count()
+        if self.limit and used > self.limit:
+            self.reason = "memory"
+        elif self.tasks and tasks > self.tasks:
+            self.reason = "processes"
+        return self.reason is not None
+
+    def verdict(self) -> str | None:
+        """The limit it reached, if any, by what was seen while it ran (and, with a cgroup, now)."""
+        if self.group is not None and self.reason is None:
+            self.reason = self.group.verdict()
+        return self.reason

@@ -29,7 +29,9 @@ sandboxes could signal each other that way; so the tournament keeps no secret th
 tables share (:mod:`gofish_teach.tournament`).
 
 ``mode`` is ``"require"`` (the default: refuse to run without bwrap,
-:class:`SandboxUnavailable`, with how to install it) or ``"off"`` (run unprotected: only on a
+:class:`SandboxUnavailable`, with how to install it; and, bwrap being tried once per process
+before any learner's code runs, :func:`probe`, refuse where it is installed but cannot make its
+sandbox, quoting it, with the likely causes and their fixes, :mod:`.causes`) or ``"off"`` (run unprotected: only on a
 machine or account that holds nothing else). ``"auto"`` is kept for old scripts and means
 ``"require"``: learners' code never runs unprotected unless the teacher says so.
 
@@ -44,8 +46,11 @@ from __future__ import annotations
 import functools
 import os
 import shutil
+import subprocess
 import sys
 import sysconfig
+import tempfile
+import threading
 from pathlib import Path
 
 MODES = ("require", "off", "auto")
@@ -85,18 +90,60 @@ def bwrap_path() -> str | None:
     return shutil.which("bwrap")
 
 
-def resolve(mode: str = "require", *, log=None) -> bool:
+def resolve(mode: str = "require", *, log=None, ids: tuple[int, int] | None = None) -> bool:
     """Whether to sandbox, for ``mode``: True, or False for ``off``; :class:`SandboxUnavailable`
-    (with how to install bubblewrap) when bwrap is missing and the mode is not ``off``."""
+    (with how to install bubblewrap) when bwrap is missing and the mode is not ``off``, and
+    (with bwrap's own words, the likely causes and their fixes) when it is installed but cannot
+    make its sandbox here: bwrap is tried once, with the options a learner's sandbox gets
+    (``ids``: the user and group inside, as the caller will ask), before any learner's code runs."""
     if mode not in MODES:
         raise ValueError(f"--sandbox must be one of {', '.join(MODES)}, not {mode!r}")
     if mode == "off":
         return False
-    if bwrap_path():
-        return True
-    raise SandboxUnavailable(f"--sandbox {mode}: bwrap (bubblewrap) is not installed, and it is what keeps "
-                             "learners' code away from your files, the reference answers, the network and your "
-                             f"other processes, so their code was not run. {INSTALL_HINT}.")
+    if not bwrap_path():
+        raise SandboxUnavailable(f"--sandbox {mode}: bwrap (bubblewrap) is not installed, and it is what keeps "
+                                 "learners' code away from your files, the reference answers, the network and "
+                                 f"your other processes, so their code was not run. {INSTALL_HINT}.")
+    probe(ids)
+    return True
+
+
+#: How long the one try of bwrap may take (a loaded machine starts Python slowly).
+PROBE_SECONDS = 60.0
+#: What the try prints from inside when the sandbox works.
+PROBE_WORD = "gofish-sandbox-works"
+#: The tries that worked, by bwrap program and options: each is made once per process.
+_PROBED: set = set()
+_PROBE_LOCK = threading.Lock()
+
+
+def probe(ids: tuple[int, int] | None = None) -> None:
+    """Run this Python in bwrap once, with the options of a learner's sandbox; :class:`SandboxUnavailable`
+    quoting bwrap if it fails."""
+    from . import causes
+
+    key = (bwrap_path(), ids)
+    with _PROBE_LOCK:
+        if key in _PROBED:
+            return
+        try:
+            argv = _wrap([sys.executable, "-S", "-c", f"print({PROBE_WORD!r})"], memory_mb=64, ids=ids)
+            run = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=PROBE_SECONDS,
+                                 env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+            said, works = run.stderr, run.returncode == 0 and run.stdout.split() == [PROBE_WORD.encode()]
+        except subprocess.TimeoutExpired as e:
+            said, works = (e.stderr or b"") + f"(no answer within {PROBE_SECONDS:g} s)".encode(), False
+        except OSError as e:
+            said, works = f"it could not be started: {e}".encode(), False
+        if works:
+            _PROBED.add(key)
+            return
+    quoted = " ".join(said.decode("utf-8", "replace").split())[:600] or "(nothing)"
+    raise SandboxUnavailable(
+        f"bwrap (bubblewrap, {key[0]}) is installed but could not make the sandbox on this machine, so no "
+        f"learner's code was run and nobody was graded or scored: this is this machine's setup, not any "
+        f"learner's doing. bwrap said: {quoted}\n{causes.explain(quoted)}\nOr, on a machine or account that "
+        "holds nothing else, say --sandbox off to run the learners' code unprotected.")
 
 
 def package_dir() -> Path:
@@ -180,8 +227,14 @@ def command(argv: list[str], *, work=None, mode: str = "require", env: dict | No
     ``HOME`` are added). ``ids`` are the user and group ids inside (default: this process's).
     ``scratch`` is no longer used (kept for old callers).
     """
-    if not resolve(mode, log=log):
+    if not resolve(mode, log=log, ids=ids):
         return list(argv)
+    return _wrap(argv, work=work, env=env, memory_mb=memory_mb, files=files, inputs=inputs, ids=ids)
+
+
+def _wrap(argv: list[str], *, work=None, env: dict | None = None, memory_mb: int | None = None,
+          files: dict | None = None, inputs=None, ids: tuple[int, int] | None = None) -> list[str]:
+    """The bwrap command line of :func:`command`, bwrap taken as working."""
     inside = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": WORK, "LANG": "C.UTF-8", "PYTHONNOUSERSITE": "1"}
     inside.update(env or {})
     size = ["--size", str(int(memory_mb) * 2**20)] if memory_mb else []
