@@ -112,7 +112,7 @@ def test_hostile_files_spoil_only_their_own_row(course, tmp_path, monkeypatch):
     learner_saves(course, root / "ann", {"L00-count-asks": ["15"]})
     (root / "bad").mkdir()
     (root / "bad" / "00-welcome.ipynb").write_text("{not json")
-    (root / "bad" / "first-answers.json").write_text("[" * 50_000)
+    (root / "bad" / "first-answers.json").write_text("[" * 5_000)  # deeper than JSON reads, smaller than the cap
     (root / "deep").mkdir()
     (root / "deep" / "00-welcome.ipynb").write_text("[" * 100_000 + "]" * 100_000)
     (root / "odd").mkdir()

@@ -58,7 +58,8 @@ def test_the_packed_bank_matches_its_source_and_the_lessons():
     assert question_bank.load() == PACKED
     assert question_bank.main(["--check"]) == 0
     for qid, q in PACKED.items():  # every question's own words and, for a choice, its choices
-        assert q["lesson"].startswith(qid[1:3]) and q["prompt"] and q["prose"] == [], qid  # prose: none tagged yet
+        assert q["lesson"].startswith(qid[1:3]) and q["prompt"] and all(isinstance(p, str) and p for p in q["prose"]), qid
+    assert sum(bool(q["prose"]) for q in PACKED.values()) >= 40, "the lessons' answers:ID prose is packed"
     assert "choices" not in PACKED["L00-count-asks"] and len(PACKED["L00-queen-chance"]["choices"]) == 4
 
 
@@ -85,7 +86,9 @@ def test_the_check_fails_when_a_lessons_tagged_prose_or_the_json_bank_changes(tm
     assert question_bank.main(["--check", "--lessons", str(lessons)]) == 1
     assert "out of date" in capsys.readouterr().err
     found = question_bank.read_lessons(lessons, BANK)
-    assert found["L03-top-seven"]["prose"] == ["Each place holds a seven with probability $2/47$."]
+    prose = found["L03-top-seven"]["prose"]  # the new cell stands first, right after the reveal
+    assert prose[0] == "Each place holds a seven with probability $2/47$."
+    assert prose[1:] == PACKED["L03-top-seven"]["prose"]
 
     source = tmp_path / "bank.json"
     edited = json.loads(question_bank.SOURCE.read_text(encoding="utf-8"))

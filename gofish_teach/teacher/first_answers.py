@@ -98,9 +98,9 @@ class _Judge:
     """Works out each record's answer and whether it is right from the question bank, never from the record."""
 
     def __init__(self):
-        from ..widgets.question_bank import load
+        from ..widgets import load_bank
 
-        self.bank = load()
+        self.bank = load_bank()
         self.questions: dict[str, Question] = {}
 
     def question(self, qid) -> Question | None:

@@ -11,10 +11,11 @@ from . import _cards as cards
 from .explorer import Explorer
 from .lab import Lab
 from .question import ANSWER_MIME, LETTERS, Feedback, Question, parse_number, reveal, show_number
+from .question_bank import load as load_bank
 from .table import Table
 
 __all__ = ["Table", "Explorer", "Lab", "Question", "Feedback", "reveal",
            # for the teacher's tools: how a question's answers are read, written and saved
-           "ANSWER_MIME", "LETTERS", "parse_number", "show_number",
+           "ANSWER_MIME", "LETTERS", "parse_number", "show_number", "load_bank",
            # for the class table's seat in a notebook (gofish_teach.classroom): how the Table draws cards
            "cards"]
