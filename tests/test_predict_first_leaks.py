@@ -125,7 +125,9 @@ def _sabotaged(tmp_path: Path, name: str, qid: str) -> tuple[Path, str]:
 
 @pytest.mark.parametrize("name, qid", [("03-fishing-from-the-ocean.ipynb", "L03-top-seven"),
                                        ("07-variants-and-game-length.ipynb", "L07-bluff"),
-                                       ("05-models-and-calibration.ipynb", "L05-which-model")])
+                                       ("05-models-and-calibration.ipynb", "L05-which-model"),
+                                       ("09-who-am-i-playing.ipynb", "L09-asks-to-tell"),
+                                       ("10-the-class-at-the-table.ipynb", "L10-observational")])
 def test_the_check_catches_a_result_sentence_left_untagged(tmp_path, wanted, name, qid):
     """The same check fails on a lesson whose result prose lost its tag: in the learner's file and on paper."""
     from gofish_teach.teacher.handouts import handout_html

@@ -21,7 +21,7 @@ from test_notebooks import formulas, render_problem
 ROOT = Path(__file__).resolve().parent.parent
 LESSON_DIR = ROOT / "notebooks"
 KIT = LESSON_DIR / "teacher"
-#: Every lesson's two-digit number, from the lessons themselves (00-08 today).
+#: Every lesson's two-digit number, from the lessons themselves (00-10 today).
 LESSONS = sorted(p.name[:2] for p in LESSON_DIR.glob("[0-9][0-9]-*.ipynb"))
 KIT_NOTEBOOKS = sorted(KIT.glob("*.ipynb"))
 KIT_FILES = sorted(p for p in KIT.iterdir() if p.suffix in (".md", ".ipynb"))

@@ -12,7 +12,7 @@ opponent holding cards and no ask dead (lesson 09 says what changes otherwise):
   that showed it and hold it still, the latest last), the one it holds most of (ties: the lowest),
   asked of the latest to show it; if there is none, as ``most_held``.
 
-Its reference answers are the teacher's (in ``solutions/key/``); the
+Its reference answers are the teacher's (in ``solutions/key/``, which never ships); the
 package ships the public cases' answers only (:mod:`.casedata`).
 
 >>> from fractions import Fraction
