@@ -11,7 +11,6 @@ from . import _cards as cards
 from .explorer import Explorer
 from .lab import Lab
 from .question import ANSWER_MIME, LETTERS, Feedback, Question, parse_number, reveal, show_number
-from .question_bank import load as load_bank
 from .table import Table
 
 __all__ = ["Table", "Explorer", "Lab", "Question", "Feedback", "reveal",
@@ -19,3 +18,12 @@ __all__ = ["Table", "Explorer", "Lab", "Question", "Feedback", "reveal",
            "ANSWER_MIME", "LETTERS", "parse_number", "show_number", "load_bank",
            # for the class table's seat in a notebook (gofish_teach.classroom): how the Table draws cards
            "cards"]
+
+
+def load_bank() -> dict:
+    """The packed question bank, every question's answer included (for the teacher's tools: ``gofish-teach
+    answers`` judges first answers with it). Imported on use, so that ``python -m
+    gofish_teach.widgets.question_bank`` runs that module once."""
+    from .question_bank import load
+
+    return load()
