@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from gofish_teach.exercises import EXERCISES, get_exercise, load_key
+from gofish_teach import trust
 from gofish_teach.grade import grade
 from pasted_install import PASTED_INSTALL
 
@@ -147,17 +148,25 @@ for path in [{str(victim)!r}] + glob.glob({str(sub)!r} + '/*/*.ipynb') + glob.gl
     notebook(victim, "03-give", GOOD_GIVE)
     notebook(sub / "killer" / "03-give.ipynb", "03-give", """
 import os, signal
+signalled = 0
 for pid in range(1, 5000):
     if pid != os.getpid():
         try:
             os.kill(pid, signal.SIGKILL)
+            signalled += 1
         except OSError:
             pass
 try:
     os.kill(-1, signal.SIGKILL)
 except OSError:
     pass
-""", GOOD_GIVE)
+""", GOOD_GIVE + """
+_give = give
+def give(asker_hand, target_hand, rank):
+    if not signalled:  # the attack must have run for this notebook to pass
+        raise RuntimeError("the killer signalled no process")
+    return _give(asker_hand, target_hand, rank)
+""")
     notebook(sub / "lingerer" / "03-give.ipynb", "03-give",
              "import subprocess\nsubprocess.Popen(['setsid', 'sleep', '600'])", GOOD_GIVE)
     notebook(sub / "exiter" / "03-give.ipynb", "03-give", "import os\nos._exit(0)", GOOD_GIVE)
@@ -217,9 +226,15 @@ def test_no_submission_harms_another(attacked):
     rows, log, seconds, sub = attacked
     assert (rows["victim", "03-give"].passed, rows["victim", "03-give"].status) == (6, "ok")
     assert json.loads((sub / "victim" / "03-give.ipynb").read_text())["cells"], "the victim's file was changed"
-    # The killer could see and kill only its own sandbox's processes: it ended its own grading,
-    # and everyone graded alongside it (two at a time) went on.
-    assert rows["killer", "03-give"].status == "error"
+    # The killer could see and kill only its own sandbox's processes, and everyone graded alongside it
+    # (two at a time) went on. Where a cgroup holds each notebook, its grader watches from outside the
+    # sandbox: the killer signalled what it could see (its give raises otherwise) and was graded all
+    # the same. Without one, it killed its own grading: its own row is an error.
+    killer = rows["killer", "03-give"]
+    if trust.cgroups_available():
+        assert (killer.status, killer.passed) == ("ok", 6), killer
+    else:
+        assert killer.status == "error", killer
     assert rows["lingerer", "03-give"].status == "ok" and rows["lookup", "01-deal"].passed == 6
     assert rows["lingerer", "03-give"].passed == 6
     assert seconds < 600, "a lingering child stalled the run"
