@@ -17,7 +17,7 @@ texts themselves are not part of this repository. Every option can be overridden
 from __future__ import annotations
 
 import numbers
-from typing import NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 from .cards import SUITS, Word, ranks_for
 
@@ -133,7 +133,7 @@ class Rules(_Options):
         return f"{type(self).__name__}({shown})"
 
     @classmethod
-    def _make(cls, iterable) -> "Rules":
+    def _make(cls, iterable: Iterable[Any]) -> "Rules":  # type: ignore[override]  # Rules, not a generic _NT
         return cls(*iterable)  # checked, unlike the namedtuple default
 
     def _replace(self, **changes) -> "Rules":
@@ -305,7 +305,7 @@ class _SourceDoc:
         return rules.source if rules is not None and rules.source else self.text
 
 
-Rules.__doc__ = _SourceDoc(Rules.__doc__)
+Rules.__doc__ = _SourceDoc(Rules.__doc__ or "")  # type: ignore[assignment]  # a descriptor in __doc__'s place
 
 
 FAMILY = Rules(

@@ -76,7 +76,7 @@ def seat_rng(seed: int) -> np.random.Generator:
     [0]
     """
     words = np.random.SeedSequence(seed).generate_state(4, np.uint64)  # what PCG64(seed) seeds itself from
-    return np.random.Generator(np.random.PCG64(_StandIn(words)))
+    return np.random.Generator(np.random.PCG64(_StandIn(words)))  # type: ignore[arg-type]  # see _StandIn
 
 
 def seat_rngs(seeds) -> list[np.random.Generator]:
@@ -87,7 +87,8 @@ def seat_rngs(seeds) -> list[np.random.Generator]:
     >>> [bool(a.random() == b.random()) for a, b in zip(seat_rngs([3, 2**40]), [seat_rng(3), seat_rng(2**40)])]
     [True, True]
     """
-    return [np.random.Generator(np.random.PCG64(_StandIn(words))) for words in _seed_words(seeds)]
+    return [np.random.Generator(np.random.PCG64(_StandIn(words)))  # type: ignore[arg-type]  # see _StandIn
+            for words in _seed_words(seeds)]
 
 
 # NumPy's SeedSequence hash (numpy/random/bit_generator.pyx), and the 32-bit mask it works under.
@@ -149,7 +150,8 @@ class _StandIn(np.random.bit_generator.ISpawnableSeedSequence):
 
     It hands the generator seeding itself the state words of the real seed once, then forgets
     them, so ``PCG64(_StandIn(words))`` draws as ``PCG64(seed)`` and is made without seeding a
-    second generator or a second sequence.
+    second generator or a second sequence. (NumPy takes any ``ISeedSequence`` here; its type stubs
+    name only ``SeedSequence``, hence the ``type: ignore`` where it is passed.)
     """
 
     def __init__(self, words):
@@ -380,6 +382,8 @@ def greedy(view, rng) -> tuple:
         key = (post.p_holds(target, rank, at_least=1), post.expected_count(target, rank))
         if best_key is None or key > best_key:
             best, best_key = (target, rank), key
+    if best is None:
+        raise ValueError("strategy 'greedy': this view has no legal ask (not its player's turn, or the game is over)")
     return best
 
 

@@ -100,7 +100,7 @@ class View:
         self._public = public
         self._n = n_events
         self._mine = mine
-        self._events = None
+        self._events: tuple[Event, ...] | None = None
         self._drawing = False
 
     @property
