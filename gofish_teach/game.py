@@ -33,7 +33,7 @@ import numpy as np
 
 from .asks import IllegalMove, InvalidAsk, legal_asks, parse_ask, why_illegal  # noqa: F401 (InvalidAsk: importable here too)
 from .asks import _shown, is_whole as _is_whole
-from .cards import SUITS, Card, deck_set, make_deck, normalize_rank, parse_suit, plural
+from .cards import SUITS, Card, deck_set, make_deck, normalize_rank
 from .events import Ask, Book, Deal, Draw, Event, GameOver, GoFish, Give, Reason, Skip, Source, Turn
 from .record import Record
 from .rules import PRESETS, EmptyHand, End, Rules

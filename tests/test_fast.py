@@ -20,7 +20,7 @@ from gofish_teach.fast import engine, pcg64
 from gofish_teach.fast import spec as fast_spec
 
 simulate = importlib.import_module("gofish_teach.simulate")  # the module (the package's `simulate` is the function)
-from gofish_teach.events import Ask, Draw, Give, GoFish
+from gofish_teach.events import Draw, Give, GoFish
 from gofish_teach.fast import play_games, supports
 from gofish_teach.strategies import GameTooLong
 from gofish_teach.simulate import SEATS, deck_cards, play_game_readable

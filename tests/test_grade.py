@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from gofish_teach import grade as grading
-from gofish_teach.grade import Row, exercise_of, find_submissions, grade, grade_submission
+from gofish_teach.grade import exercise_of, find_submissions, grade, grade_submission
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -8,7 +8,7 @@ import pytest
 from gofish_teach import Game, Rules
 from gofish_teach.probability import Facts, exact, posterior
 from gofish_teach.probability.modular import PRIMES
-from gofish_teach.probability.montecarlo import estimate, sample_hands
+from gofish_teach.probability.montecarlo import estimate
 from gofish_teach.probability.history import read
 from gofish_teach.probability.pools import F_MASK, FIELD, M_MASK, MAX_RANKS, Cases
 

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
-from gofish_teach import PRESETS, SUITS, Ask, Book, Card, Deal, Draw, Game, GameOver, Give, IllegalMove, Rules, View
+from gofish_teach import PRESETS, SUITS, Ask, Book, Card, Deal, Draw, Game, GameOver, Give, Rules, View
 from scenarios import assert_illegal, snapshot
 
 GAMES = 4  # games per example

@@ -86,7 +86,7 @@ def q03_3(held: int, books: int, sizes: tuple, north_too: bool):
     stem = (f"Four players, `pond` rules, later in a game. You hold {mine}; books of "
             + " and ".join(ranks_word(b) for b in booked) + f" are on the table. West holds {west} cards, North "
             f"{north} and East {east}; the ocean holds {ocean}."
-            + (f" Earlier North said \"Go Fish!\" to an ask for 9s, and has drawn no card and been given no 9 since."
+            + (" Earlier North said \"Go Fish!\" to an ask for 9s, and has drawn no card and been given no 9 since."
                if north_too else "")
             + " You ask West for 9s: \"Go Fish!\"")
     return stem, [number(

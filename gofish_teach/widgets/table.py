@@ -48,7 +48,7 @@ from typing import Sequence
 import ipywidgets as widgets
 
 from ..cards import SUITS, name, plural
-from ..events import Book, Draw, GameOver, GoFish, Give
+from ..events import Book, Draw, Give
 from ..game import IllegalMove
 from ..match import Match, Rebuilt
 from ..rules import Rules
