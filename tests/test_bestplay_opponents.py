@@ -16,7 +16,7 @@ from gofish_teach.bestplay.likelihood import HYPOTHESES, Public, greedy_table, l
 from gofish_teach.bestplay.modelbot import STAND_INS, OpponentModelBot
 from gofish_teach.bestplay.opponents import OpponentModel
 from gofish_teach.exercises.strategy import lowest_rank
-from gofish_teach.fast_spec import FAST_STRATEGIES
+from gofish_teach.fast import FAST_STRATEGIES
 from gofish_teach.strategies import STRATEGIES, play_out, seat_rng
 
 POND = Rules.preset("pond")
@@ -208,7 +208,7 @@ def test_the_bot_plays_legal_asks_to_the_end_under_several_rules():
         bot = OpponentModelBot(samples=6, seed=1)
         asks = []
 
-        def choose(view, rng):
+        def choose(view, rng, bot=bot, asks=asks):  # bound now, though played out within this iteration
             ask = bot.choose(view, rng)
             assert ask in view.legal_asks()
             asks.append(ask)

@@ -107,7 +107,7 @@ def test_a_closed_tab_and_a_restarted_host_return_the_learner_to_the_same_seat(t
                     continue
                 made = mover.state["asks"]
                 await mover.ask(*mover.state["legal"][0])
-                await settle([ann, bo], lambda c: c.state["asks"] > made or c.over)
+                await settle([ann, bo], lambda c, made=made: c.state["asks"] > made or c.over)
             await caught_up(host, code, [ann, bo])
             before = (ann.seat, public(ann.log), ann.state["hand"])
             await ann.close()                                     # the tab is closed ...

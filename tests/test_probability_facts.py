@@ -240,7 +240,7 @@ def _brute(hand, sizes, n_ranks, known=None, lacks=None, at_most=None, at_least=
     mine = hand.split()
     cards = [r for r in ranks for _ in range(4 - mine.count(r))]
     known = known or {}
-    for q, ks in known.items():
+    for ks in known.values():
         for r in ks:
             cards.remove(r)
     seats = sorted(sizes)

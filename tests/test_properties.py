@@ -533,7 +533,7 @@ def test_a_card_put_later_into_something_already_walked_is_found(monkeypatch):
     game = Game(Rules.preset("pond"), 3, seed=5)
     box = []
     for shape in (lambda: box, lambda: ("fixed", box), lambda: _Box(box), lambda: MappingProxyType({"x": box})):
-        monkeypatch.setattr(View, "peek", property(lambda view: shape()), raising=False)
+        monkeypatch.setattr(View, "peek", property(lambda view, shape=shape: shape()), raising=False)
         state = _start_checking_views(game, CardFinder())
         for _ in range(3):
             game.ask(*game.legal_asks()[0])

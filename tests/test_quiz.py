@@ -427,7 +427,7 @@ def test_the_qti_package_has_its_manifest_and_parses_back_to_the_same_keys(varia
     assert len(groups) == len(ITEMS)
     idents = [el.get("ident") for el in root.iter() if el.tag in (_q("item"), _q("section"))]
     assert len(idents) == len(set(idents)), "QTI item and section idents are unique"
-    for group, (item, questions) in zip(groups, variants):
+    for group, (_item, questions) in zip(groups, variants):
         assert group.findtext(_q("selection_ordering/selection/selection_number")) == "1"
         items = group.findall(_q("item"))
         assert len(items) == len(questions)

@@ -137,7 +137,7 @@ def _next(solver: Solver, belief, chunk: tuple, weighted: bool):
         for world, p in _items(belief):
             held = solver.model.asks(solver.worlds[world])
             if rank in held:
-                for qn, qd, child, obs in solver._step(world, rank):
+                for qn, _qd, child, obs in solver._step(world, rank):  # qd: one per observation, as in Solver._children
                     if obs == oid:
                         weights[child] = weights.get(child, 0) + p * qn * (lcm // len(held))
     if not weights:

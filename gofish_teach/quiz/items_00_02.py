@@ -237,7 +237,7 @@ def q01_m1(seed: int):
     hands = [" ".join(str(c) for c in game.hand(p)) for p in range(3)]
     top = game.ocean()[0]
     had, gets = game.count(0, r1), game.count(1, r1)
-    events = game.ask(1, r1)
+    game.ask(1, r1)
     size_after = len(game.hand(0))
     book = had + gets == 4
     agree(size_after, 5 + gets - (4 if book else 0), "Q01.M1 (a)")

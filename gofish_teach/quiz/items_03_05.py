@@ -248,8 +248,8 @@ def q04_m2(players: int, held: int):
     rank = "8"
     U, u, n = 47, 4 - held, 5
     sizes = {q: 5 for q in range(1, players)}
-    prior = Facts(hand=_hand(rank, held, 5), hand_sizes={1: 5, 2: 5}, books_laid=False)
-    after = Facts(hand=_hand(rank, held, 5), hand_sizes={1: 5, 2: 5}, lacks={1: [rank]}, books_laid=False)
+    prior = Facts(hand=_hand(rank, held, 5), hand_sizes=sizes, books_laid=False)
+    after = Facts(hand=_hand(rank, held, 5), hand_sizes=sizes, lacks={1: [rank]}, books_laid=False)
     p_h = prior.p_holds(2, rank)
     p_e = 1 - prior.p_holds(1, rank)
     p_h_e = after.p_holds(2, rank)

@@ -120,7 +120,7 @@ def item_xml(question: Question, index: int, ident: str) -> ET.Element:
     parts = question.parts
     text = html(question.stem, "mathjax")
     if len(parts) > 1:
-        labels, body = [], [text]
+        body = [text]
         for b, part in zip(BLANKS, parts):
             body.append(f"<p>{span(part.prompt, 'mathjax')}</p>")
             if part.kind == "choice":
