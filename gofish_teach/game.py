@@ -201,7 +201,7 @@ class Game:
     def hand(self, player: int) -> tuple[Card, ...]:
         """The cards ``player`` holds, sorted by rank then suit. (The truth: use ``view`` for what a player knows.)"""
         self._check_seat(player, "player")
-        return tuple(Card(r, s) for r, suits in zip(self.ranks, self._hands[player]) for s in sorted(suits, key=SUITS.index))
+        return tuple(Card(r, s) for r, suits in zip(self.ranks, self._hands[player], strict=True) for s in sorted(suits, key=SUITS.index))
 
     def count(self, player: int, rank: str) -> int:
         """How many cards of ``rank`` ``player`` holds."""
@@ -420,7 +420,7 @@ class Game:
                 if self.rules.bluff:
                     if self._sizes[p] and self._sizes[q]:
                         return False
-                elif any(mine and theirs for mine, theirs in zip(self._hands[p], self._hands[q])):
+                elif any(mine and theirs for mine, theirs in zip(self._hands[p], self._hands[q], strict=True)):
                     return False
         return True
 

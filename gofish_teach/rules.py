@@ -129,7 +129,7 @@ class Rules(_Options):
         return hash(self[:-1])
 
     def __repr__(self) -> str:
-        shown = ", ".join(f"{field}={value!r}" for field, value in zip(self._fields[:-1], self))
+        shown = ", ".join(f"{field}={value!r}" for field, value in zip(self._fields[:-1], self, strict=False))
         return f"{type(self).__name__}({shown})"
 
     @classmethod
@@ -288,7 +288,7 @@ def _checked(options: _Options) -> _Options:
     if not 2 <= min_players <= max_players:
         raise ValueError("Rules.min_players must be at least 2 and at most max_players")
     if (not deal or deal[0][0] > min_players or any(cards < 1 for _, cards in deal)
-            or any(a >= b for (a, _), (b, _) in zip(deal, deal[1:]))):
+            or any(a >= b for (a, _), (b, _) in zip(deal, deal[1:], strict=False))):
         raise ValueError("Rules.deal must be (players, cards) pairs, players ascending from at most "
                          f"min_players, each dealing at least 1 card: not {o.deal!r}")
     return o._replace(n_ranks=n_ranks, deal=deal, hand_size=hand_size, min_players=min_players,

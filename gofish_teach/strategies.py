@@ -124,7 +124,7 @@ def _seed_words(seeds) -> np.ndarray:
     """
     seeds = np.asarray(seeds, dtype=np.uint64).ravel()
     zero = np.zeros_like(seeds)
-    steps = zip(_HASH_A, _HASH_A[1:])
+    steps = zip(_HASH_A, _HASH_A[1:], strict=False)
 
     def hashmix(value):  # the value xor the constant, times the constant's next value, in 32 bits
         h, h_next = next(steps)
@@ -138,7 +138,7 @@ def _seed_words(seeds) -> np.ndarray:
                 mixed = (_MIX_L * pool[i_dst] - _MIX_R * hashmix(pool[i_src])) & _M32
                 pool[i_dst] = mixed ^ (mixed >> np.uint64(16))
     words = []
-    for i, (h, h_next) in enumerate(zip(_HASH_B, _HASH_B[1:])):
+    for i, (h, h_next) in enumerate(zip(_HASH_B, _HASH_B[1:], strict=False)):
         value = ((pool[i % 4] ^ h) * h_next) & _M32
         words.append(value ^ (value >> np.uint64(16)))
     return np.stack([words[2 * k] | words[2 * k + 1] << np.uint64(32) for k in range(4)], axis=1)

@@ -126,8 +126,8 @@ def test_a_killed_host_resumes_every_table_with_the_same_logs_and_seats(tmp_path
 
         async def third_life():
             final = [await comeback(address, clients) for clients in back]
-            for clients, was in zip(final, seen):
-                for client, (n, log) in zip(clients, was):
+            for clients, was in zip(final, seen, strict=True):
+                for client, (n, log) in zip(clients, was, strict=True):
                     assert [e["text"] for e in client.log][:n] == log  # nothing a seat was sent is lost or changed
             await asyncio.gather(*(autoplay(c, np.random.default_rng(k), timeout=300)
                                    for k, c in enumerate(c for clients in final for c in clients)))

@@ -29,7 +29,7 @@ def public(log: list[dict]) -> list[str]:
 
 async def seat_all(address: str, code: str, names, **kwargs) -> list[SeatClient]:
     clients = [await SeatClient(address, **kwargs).connect() for _ in names]
-    for client, name in zip(clients, names):
+    for client, name in zip(clients, names, strict=True):
         await client.join(code, name)
     return clients
 

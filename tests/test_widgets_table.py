@@ -359,7 +359,7 @@ def test_who_is_who_panel_through_a_whole_mystery_game():
         act(table, rng)
         check(table)
     assert panels > 5 and "last ask:" in table.who.view_html.value
-    assert all(f"{s} bot" in table._seat_html[q].value for q, s in zip((1, 2, 3), ("memory", "random", "most_held")))
+    assert all(f"{s} bot" in table._seat_html[q].value for q, s in zip((1, 2, 3), ("memory", "random", "most_held"), strict=True))
     table.who.toggle.value = False
     assert table.who.box.layout.display == "none"
 

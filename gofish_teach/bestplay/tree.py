@@ -143,7 +143,7 @@ class Tree:
         ``chunks`` (:func:`~gofish_teach.bestplay.model.observe`'s); ``KeyError`` if the game has no such set."""
         I = self.infoset(player, chunks)
         o = self.offset[I]
-        return {int(r): float(x) for r, x in zip(self.ranks[o:o + self.nact[I]], sigma[o:o + self.nact[I]])}
+        return {int(r): float(x) for r, x in zip(self.ranks[o:o + self.nact[I]], sigma[o:o + self.nact[I]], strict=True)}
 
     def infoset(self, player: int, chunks) -> int:
         """The information set of ``player`` after the observation ``chunks``."""

@@ -56,7 +56,7 @@ class ExactList(ExactNumber):
             return False, f"return a list of {len(expected)} Fractions, not a {type(returned).__name__}"
         if len(returned) != len(expected):
             return False, f"return a list of {len(expected)} values, not {len(returned)}"
-        for k, (want, got) in enumerate(zip(expected, returned)):
+        for k, (want, got) in enumerate(zip(expected, returned, strict=True)):
             right, hint = super().compare(want, got)
             if not right:
                 return False, f"item {k} is wrong" + (f": {hint}" if hint else "")

@@ -140,7 +140,7 @@ def q00_m1(samples: int, p, z: float):
 
 def q00_m2(shape: tuple, players: int):
     ranks = [r for r in ("7", "Q", "K", "4", "9")][:len(shape)]
-    hand = " ".join(r for r, c in zip(ranks, shape) for _ in range(c))
+    hand = " ".join(r for r, c in zip(ranks, shape, strict=True) for _ in range(c))
     opponents = players - 1
     asks = len(shape) * opponents
     most = ranks[0]
@@ -319,7 +319,7 @@ def q01_m2(seed: int):
 
 def q01_4(shape: tuple, players: int):
     ranks = ["5", "9", "J", "K"][:len(shape)]
-    hand = " ".join(r for r, c in zip(ranks, shape) for _ in range(c))
+    hand = " ".join(r for r, c in zip(ranks, shape, strict=True) for _ in range(c))
     rules = Rules.preset("family" if players == 2 else "pond")
     size = rules.deal_size(players)
     assert len(hand.split()) == size

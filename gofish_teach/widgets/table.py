@@ -545,7 +545,7 @@ class Table(Placeheld, widgets.VBox):
 
         self.log_lines = [say(e, names, me) for e in view.events]
         self.log_view.value = _cards.log_html([(line, _cards.kind(e), _cards.involves(e, me))
-                                          for line, e in zip(self.log_lines, view.events)], self._mark)
+                                          for line, e in zip(self.log_lines, view.events, strict=True)], self._mark)
         self._render_knowledge(view, my_turn)
         self.who.render(view, names)
 
