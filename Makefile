@@ -61,8 +61,8 @@ lint: $(STAMP)
 	@$(BIN)/mypy
 
 # The checks above first (make lint), then one pytest run: unit, scenario and property tests, the
-# docstring examples, and every committed notebook checked cell by cell against its saved outputs (strict nbval); pytest
-# recurses into notebooks/, so the teacher's kit (notebooks/teacher/) is checked too.
+# docstring examples, and every committed notebook checked cell by cell against its saved outputs
+# (strict nbval); pytest recurses into notebooks/, so the teacher's kit (notebooks/teacher/) is checked too.
 # It ends with the 30 slowest tests, to keep an eye on the suite's length.
 test: lint
 	@$(BIN)/python -m pytest --doctest-modules --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
