@@ -11,9 +11,15 @@ from hypothesis import strategies as st  # noqa: E402
 from scipy import stats as sps  # noqa: E402
 
 from gofish_teach import Rules  # noqa: E402
-from gofish_teach.stats import plot_game_length, plot_win_share  # noqa: E402
 from gofish_teach.simulate import Results, simulate  # noqa: E402
-from gofish_teach.stats import game_length, paired_test, wilson_interval, win_share  # noqa: E402
+from gofish_teach.stats import (  # noqa: E402
+    game_length,
+    paired_test,
+    plot_game_length,
+    plot_win_share,
+    wilson_interval,
+    win_share,
+)
 
 
 def made_up(winners, lineup=("memory", "random", "random"), seed=0, asks=None, rotate=False) -> Results:

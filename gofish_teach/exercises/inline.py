@@ -210,8 +210,10 @@ class ExactFractions(Exercise):
 
 # Each lesson group's checks live in a module of its own (this file would pass 600 lines); importing
 # them here, after the registry and its helpers exist, registers them in lesson order. They import
-# ``inline`` and the helpers from this module, so these imports must stay at the bottom.
+# ``inline`` and the helpers from this module, so these imports must stay at the bottom, in this order.
+# isort: off
 from . import inline_counting, inline_inference, inline_testing, inline_bestplay  # noqa: E402,F401  (00-08)
 from . import inline_opponents, inline_class  # noqa: E402,F401  (09, 10)
+# isort: on
 
 __all__ = ["INLINE", "ExactFractions", "ExactList", "ExactNumber", "inline", "or_none", "unique_draws", "run_check"]
