@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test bench notebooks casedata handouts play clean
+.PHONY: lab lint test bench notebooks casedata handouts play clean
 
 # Reinstall only when the package metadata changes, so a second run is quiet. Then numba compiles
 # every loop a lesson runs (a few minutes once, kept on disk), so that no lesson waits for it: the
@@ -54,11 +54,17 @@ handouts: $(STAMP)
 play: $(STAMP)
 	@exec $(BIN)/gofish-teach play $(PLAY_ARGS)
 
-# One pytest run: unit, scenario and property tests, the docstring examples, and every
-# committed notebook checked cell by cell against its saved outputs (strict nbval); pytest
-# recurses into notebooks/, so the teacher's kit (notebooks/teacher/) is checked too.
+# ruff (pyflakes, bugbear, import order) on the code and its tests, and mypy on the engine's core, both set
+# in pyproject.toml; a finding fails the build before any test runs.
+lint: $(STAMP)
+	@$(BIN)/ruff check --quiet gofish_teach tests benchmarks solutions/key
+	@$(BIN)/mypy
+
+# The checks above first (make lint), then one pytest run: unit, scenario and property tests, the
+# docstring examples, and every committed notebook checked cell by cell against its saved outputs
+# (strict nbval); pytest recurses into notebooks/, so the teacher's kit (notebooks/teacher/) is checked too.
 # It ends with the 30 slowest tests, to keep an eye on the suite's length.
-test: $(STAMP)
+test: lint
 	@$(BIN)/python -m pytest --doctest-modules --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
 		--durations=30 gofish_teach tests notebooks solutions
 

@@ -121,7 +121,7 @@ def bench_fast(quick: bool) -> list[str]:
     with ProcessPoolExecutor(2) as pool:
         list(pool.map(_fast_chunk, [0, 0], [10, 10]))  # both workers load the compiled code first
         start = time.perf_counter()
-        wins_two = sum(pool.map(_fast_chunk, *zip(*bounds)))
+        wins_two = sum(pool.map(_fast_chunk, *zip(*bounds, strict=True)))
         two = games / (time.perf_counter() - start)
     assert wins_two == wins, "the same games must give the same results on any number of workers"
     lines.append(f"  one core:  {one:9,.0f} games/s  ({games:,} games, making the decks included)")
@@ -341,7 +341,7 @@ def speed_verdict(new: list[float], old: list[float], goal: float) -> str:
     ratio = max(new) / max(old)
     if ratio >= goal:
         return "goal met"
-    rounds = [a / b for a, b in zip(new, old)]
+    rounds = [a / b for a, b in zip(new, old, strict=True)]
     noise = "within" if max(rounds) >= goal else "beyond"
     return (f"goal ({goal:.2f}x) not met by {1 - ratio / goal:.1%}; the rounds' ratios span "
             f"{min(rounds):.2f}-{max(rounds):.2f}x: {noise} this machine's noise")
@@ -399,7 +399,7 @@ def bench_openspiel(quick: bool) -> list[str]:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes())
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
                 state.apply_action(outcomes[rng.choice(len(outcomes), p=probs)])
             else:
                 actions = state.legal_actions()

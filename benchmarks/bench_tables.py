@@ -125,7 +125,7 @@ def table_goals(times, costs, work_limit: int) -> list[str]:
         lines.append(line + f"{len(sampled) - len(weighed):,} too wide to weigh")
     else:
         lines.append(f"exact at every one of {len(costs):,} points: met")
-    slow = [(s, work) for s, (work, exact) in zip(times, costs) if s > TABLE_WAIT and exact]
+    slow = [(s, work) for s, (work, exact) in zip(times, costs, strict=True) if s > TABLE_WAIT and exact]
     if slow:
         works = sorted(w for _, w in slow if w)
         per_add = np.median([s / w for s, w in slow if w]) * 1e9 if works else float("nan")

@@ -60,7 +60,7 @@ class Deal(NamedTuple):
     """``player`` is dealt ``count`` cards; ``cards`` only in that player's own log."""
 
     player: int
-    count: int
+    count: int  # type: ignore[assignment]  # a field named as the rules name it; shadows tuple.count
     cards: tuple[Card, ...] | None
 
     def describe(self, names=None) -> str:
@@ -88,7 +88,7 @@ class Give(NamedTuple):
     player: int
     to: int
     rank: str
-    count: int
+    count: int  # type: ignore[assignment]  # a field named as the rules name it; shadows tuple.count
 
     def describe(self, names=None) -> str:
         return f"{_who(self.player, names)} gives {_who(self.to, names)} {_count(self.count, self.rank)}."
@@ -113,14 +113,14 @@ class Draw(NamedTuple):
     """
 
     player: int
-    count: int
+    count: int  # type: ignore[assignment]  # a field named as the rules name it; shadows tuple.count
     cards: tuple[Card, ...] | None
     source: Source
     lucky: bool = False
 
     def describe(self, names=None) -> str:
         who = _who(self.player, names)
-        if self.lucky:
+        if self.lucky and self.cards is not None:  # (a lucky draw's card is in every log)
             return f"{who} draws {self.cards[0]}, the rank asked for, and shows it: lucky draw!"
         what = "a card" if self.count == 1 else f"{self.count} cards"
         shown = f" ({' '.join(map(str, self.cards))})" if self.cards is not None else ""
@@ -191,6 +191,10 @@ class GameOver(NamedTuple):
 EVENT_TYPES = (Deal, Ask, Give, GoFish, Draw, Book, Turn, Skip, GameOver)
 Event = Deal | Ask | Give | GoFish | Draw | Book | Turn | Skip | GameOver
 
+def _sentence(event) -> str:
+    return event.describe()
+
+
 for _type in EVENT_TYPES:
     # str(event) is its sentence with default seat names ("Player 0").
-    _type.__str__ = lambda self: self.describe()
+    _type.__str__ = _sentence  # type: ignore[method-assign]  # one method for all nine NamedTuples

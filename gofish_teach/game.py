@@ -106,7 +106,7 @@ class Game:
         self._private: list[dict[int, Event]] = [{} for _ in range(n_players)]
         self._own: list[tuple] = [()] * n_players
         self._blocks: tuple[tuple[Event, ...], ...] = ()
-        self._chain = None  # the public events after the last block
+        self._chain: tuple | None = None  # the public events after the last block
         self._record = Record(n_players, rules)
         self._moves: list[tuple[int, str, str | None]] = []
         self.current_player = 0
@@ -122,7 +122,8 @@ class Game:
             return [fresh[i] for i in order]
         if seed is not None:
             raise ValueError("give either seed= or deck=, not both")
-        cards, next_suit = [], {}
+        cards: list[Card] = []
+        next_suit: dict[str, int] = {}
         for k, item in enumerate(deck):
             try:
                 if isinstance(item, Card):
@@ -200,7 +201,7 @@ class Game:
     def hand(self, player: int) -> tuple[Card, ...]:
         """The cards ``player`` holds, sorted by rank then suit. (The truth: use ``view`` for what a player knows.)"""
         self._check_seat(player, "player")
-        return tuple(Card(r, s) for r, suits in zip(self.ranks, self._hands[player]) for s in sorted(suits, key=SUITS.index))
+        return tuple(Card(r, s) for r, suits in zip(self.ranks, self._hands[player], strict=True) for s in sorted(suits, key=SUITS.index))
 
     def count(self, player: int, rank: str) -> int:
         """How many cards of ``rank`` ``player`` holds."""
@@ -321,6 +322,7 @@ class Game:
     # ------------------------------------------------------------------ the automatic steps
     def _log(self, public: Event, player: int | None = None, private: Event | None = None) -> None:
         if private is not None:
+            assert player is not None, "a private event names its player"
             t = len(self._events)
             self._private[player][t] = private
             self._own[player] += ((t, private),)
@@ -375,7 +377,7 @@ class Game:
             if not self._end_if_over():
                 self._pass_turn()
 
-    def _over_reason(self) -> str | None:
+    def _over_reason(self) -> Reason | None:
         """Why the game has ended by now, or ``None`` while it goes on. A question only: nothing changes."""
         if self._n_books == self._total_books:
             return Reason.EVERY_BOOK
@@ -418,7 +420,7 @@ class Game:
                 if self.rules.bluff:
                     if self._sizes[p] and self._sizes[q]:
                         return False
-                elif any(mine and theirs for mine, theirs in zip(self._hands[p], self._hands[q])):
+                elif any(mine and theirs for mine, theirs in zip(self._hands[p], self._hands[q], strict=True)):
                     return False
         return True
 

@@ -45,7 +45,7 @@ class Dealt(NamedTuple):
     """``seat`` is dealt ``count`` cards; ``cards`` are filled in only where the reader saw them."""
 
     seat: int
-    count: int
+    count: int  # type: ignore[assignment]  # a field named as the rules name it; shadows tuple.count
     cards: tuple[Card, ...] | None
 
 
@@ -69,7 +69,7 @@ class Gave(NamedTuple):
 
     seat: int
     rank: str
-    count: int
+    count: int  # type: ignore[assignment]  # a field named as the rules name it; shadows tuple.count
 
 
 class Got(NamedTuple):
@@ -77,7 +77,7 @@ class Got(NamedTuple):
 
     seat: int
     rank: str
-    count: int
+    count: int  # type: ignore[assignment]  # a field named as the rules name it; shadows tuple.count
 
 
 class Drew(NamedTuple):
@@ -89,7 +89,7 @@ class Drew(NamedTuple):
     """
 
     seat: int
-    count: int
+    count: int  # type: ignore[assignment]  # a field named as the rules name it; shadows tuple.count
     cards: tuple[Card, ...] | None
     lucky: bool
     fresh: bool
@@ -297,13 +297,13 @@ class Record:
             self.over = event.reason
 
     def _show(self, seat: int, rank: str, t: int) -> None:
-        ranks = self.shown[seat].copy()
+        ranks = dict(self.shown[seat])
         ranks[rank] = t
         self.shown[seat] = MappingProxyType(ranks)
 
     def _unshow(self, seat: int, rank: str) -> None:
         if rank in self.shown[seat]:
-            ranks = self.shown[seat].copy()
+            ranks = dict(self.shown[seat])
             del ranks[rank]
             self.shown[seat] = MappingProxyType(ranks)
 

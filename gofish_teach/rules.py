@@ -17,7 +17,7 @@ texts themselves are not part of this repository. Every option can be overridden
 from __future__ import annotations
 
 import numbers
-from typing import NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 from .cards import SUITS, Word, ranks_for
 
@@ -130,11 +130,11 @@ class Rules(_Options):
         return hash(self[:-1])
 
     def __repr__(self) -> str:
-        shown = ", ".join(f"{field}={value!r}" for field, value in zip(self._fields[:-1], self))
+        shown = ", ".join(f"{field}={value!r}" for field, value in zip(self._fields[:-1], self, strict=False))
         return f"{type(self).__name__}({shown})"
 
     @classmethod
-    def _make(cls, iterable) -> "Rules":
+    def _make(cls, iterable: Iterable[Any]) -> "Rules":  # type: ignore[override]  # Rules, not a generic _NT
         return cls(*iterable)  # checked, unlike the namedtuple default
 
     def _replace(self, **changes) -> "Rules":
@@ -289,7 +289,7 @@ def _checked(options: _Options) -> _Options:
     if not 2 <= min_players <= max_players:
         raise ValueError("Rules.min_players must be at least 2 and at most max_players")
     if (not deal or deal[0][0] > min_players or any(cards < 1 for _, cards in deal)
-            or any(a >= b for (a, _), (b, _) in zip(deal, deal[1:]))):
+            or any(a >= b for (a, _), (b, _) in zip(deal, deal[1:], strict=False))):
         raise ValueError("Rules.deal must be (players, cards) pairs, players ascending from at most "
                          f"min_players, each dealing at least 1 card: not {o.deal!r}")
     return o._replace(n_ranks=n_ranks, deal=deal, hand_size=hand_size, min_players=min_players,
@@ -306,7 +306,7 @@ class _SourceDoc:
         return rules.source if rules is not None and rules.source else self.text
 
 
-Rules.__doc__ = _SourceDoc(Rules.__doc__)
+Rules.__doc__ = _SourceDoc(Rules.__doc__ or "")  # type: ignore[assignment]  # a descriptor in __doc__'s place
 
 
 FAMILY = Rules(

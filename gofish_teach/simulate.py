@@ -356,7 +356,7 @@ def _play_readable(lineup, by_seat, rules, decks, seeds, index, max_asks, time_l
     out = {"books": np.zeros((len(index), n), np.int16), "asks": np.zeros(len(index), np.int32),
            "winners": np.zeros((len(index), n), bool)}
     every_rng = seat_rngs(seeds[:, :n])  # the seats' generators of every game, game by game, seat by seat
-    for k, (deck, game_seeds, g) in enumerate(zip(decks, seeds, index)):
+    for k, (deck, game_seeds, g) in enumerate(zip(decks, seeds, index, strict=True)):
         watch = executors.current_watch()
         if watch is not None:
             watch.game = int(g)

@@ -118,7 +118,7 @@ def seat_rng(seed: int) -> np.random.Generator:
     [0]
     """
     words = np.random.SeedSequence(seed).generate_state(4, np.uint64)  # what PCG64(seed) seeds itself from
-    return np.random.Generator(np.random.PCG64(_StandIn(words)))
+    return np.random.Generator(np.random.PCG64(_StandIn(words)))  # type: ignore[arg-type]  # see _StandIn
 
 
 def seat_rngs(seeds) -> list[np.random.Generator]:
@@ -129,7 +129,8 @@ def seat_rngs(seeds) -> list[np.random.Generator]:
     >>> [bool(a.random() == b.random()) for a, b in zip(seat_rngs([3, 2**40]), [seat_rng(3), seat_rng(2**40)])]
     [True, True]
     """
-    return [np.random.Generator(np.random.PCG64(_StandIn(words))) for words in _seed_words(seeds)]
+    return [np.random.Generator(np.random.PCG64(_StandIn(words)))  # type: ignore[arg-type]  # see _StandIn
+            for words in _seed_words(seeds)]
 
 
 # NumPy's SeedSequence hash (numpy/random/bit_generator.pyx), and the 32-bit mask it works under.
@@ -165,7 +166,7 @@ def _seed_words(seeds) -> np.ndarray:
     """
     seeds = np.asarray(seeds, dtype=np.uint64).ravel()
     zero = np.zeros_like(seeds)
-    steps = zip(_HASH_A, _HASH_A[1:])
+    steps = zip(_HASH_A, _HASH_A[1:], strict=False)
 
     def hashmix(value):  # the value xor the constant, times the constant's next value, in 32 bits
         h, h_next = next(steps)
@@ -179,7 +180,7 @@ def _seed_words(seeds) -> np.ndarray:
                 mixed = (_MIX_L * pool[i_dst] - _MIX_R * hashmix(pool[i_src])) & _M32
                 pool[i_dst] = mixed ^ (mixed >> np.uint64(16))
     words = []
-    for i, (h, h_next) in enumerate(zip(_HASH_B, _HASH_B[1:])):
+    for i, (h, h_next) in enumerate(zip(_HASH_B, _HASH_B[1:], strict=False)):
         value = ((pool[i % 4] ^ h) * h_next) & _M32
         words.append(value ^ (value >> np.uint64(16)))
     return np.stack([words[2 * k] | words[2 * k + 1] << np.uint64(32) for k in range(4)], axis=1)
@@ -191,7 +192,8 @@ class _StandIn(np.random.bit_generator.ISpawnableSeedSequence):
 
     It hands the generator seeding itself the state words of the real seed once, then forgets
     them, so ``PCG64(_StandIn(words))`` draws as ``PCG64(seed)`` and is made without seeding a
-    second generator or a second sequence.
+    second generator or a second sequence. (NumPy takes any ``ISeedSequence`` here; its type stubs
+    name only ``SeedSequence``, hence the ``type: ignore`` where it is passed.)
     """
 
     def __init__(self, words):
@@ -422,6 +424,8 @@ def greedy(view, rng) -> tuple:
         key = (post.p_holds(target, rank, at_least=1), post.expected_count(target, rank))
         if best_key is None or key > best_key:
             best, best_key = (target, rank), key
+    if best is None:
+        raise ValueError("strategy 'greedy': this view has no legal ask (not its player's turn, or the game is over)")
     return best
 
 

@@ -100,19 +100,19 @@ class View:
         self._public = public
         self._n = n_events
         self._mine = mine
-        self._events = None
+        self._events: tuple[Event, ...] | None = None
         self._drawing = False
 
     @property
     def hand(self) -> tuple[Card, ...]:
         """Own cards, sorted by rank then suit."""
-        return tuple(Card(r, s) for r, suits in zip(self.ranks, self._hand) for s in sorted(suits, key=SUITS.index))
+        return tuple(Card(r, s) for r, suits in zip(self.ranks, self._hand, strict=True) for s in sorted(suits, key=SUITS.index))
 
     @property
     def counts(self) -> dict[str, int]:
         """Own cards by rank label, held ranks only, in rank order."""
         # {r: len(suits) for r, suits in zip(ranks, hand) if suits}, built in C: strategies read it at every decision
-        return dict(zip(compress(self.ranks, self._hand), map(len, filter(None, self._hand))))
+        return dict(zip(compress(self.ranks, self._hand), map(len, filter(None, self._hand)), strict=True))
 
     @property
     def held_ranks(self) -> list[str]:

@@ -246,7 +246,7 @@ def stage_counts(game: Game, viewer: int):
         prefix = [None] * (deal * n)
         for k in range(deal):
             prefix[viewer + n * k] = mine[k]
-            for q, combo in zip(others, chosen):
+            for q, combo in zip(others, chosen, strict=True):
                 prefix[q + n * k] = combo[k]
         node(tuple(_deck(prefix, ranks)), len(prefix), _orders(list((full - Counter(prefix)).values())), -1, weight)
     out = {}
@@ -254,7 +254,7 @@ def stage_counts(game: Game, viewer: int):
         if stage not in out:
             out[stage] = [0, {q: {r: Counter() for r in ranks} for q in others}, {r: Counter() for r in ranks}]
         out[stage][0] += weight
-        for q, hand in zip(others, hands):
+        for q, hand in zip(others, hands, strict=True):
             for r in ranks:
                 out[stage][1][q][r][hand.count(r)] += weight
         for r in ranks:

@@ -1,7 +1,6 @@
 """`make bench` sections run and report what the README quotes (no timing asserts: the
 machine is shared, so only the shape of the report is checked)."""
 import doctest
-import json
 import re
 import shutil
 import sys

@@ -1,6 +1,5 @@
 """The compact model of gofish_teach.bestplay follows the engine: every position, every
 observation and every built-in's choice, over random games under every preset."""
-import numpy as np
 import pytest
 
 from gofish_teach import Game, Rules

@@ -208,7 +208,7 @@ def test_the_bot_plays_legal_asks_to_the_end_under_several_rules():
         bot = OpponentModelBot(samples=6, seed=1)
         asks = []
 
-        def choose(view, rng):
+        def choose(view, rng, bot=bot, asks=asks):  # bound now, though played out within this iteration
             ask = bot.choose(view, rng)
             assert ask in view.legal_asks()
             asks.append(ask)

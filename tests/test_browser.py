@@ -479,7 +479,7 @@ def test_the_bots_ask_one_at_a_time_after_a_click(page, lab, kit):
     page.wait_for_selector(".gf-table .gf-status:has-text('Your turn')", timeout=RUN_SECONDS * 1000)
     wait_idle(page, 60)
     seen = page.evaluate("() => window.gfSeen")
-    growth = [b["lines"] - a["lines"] for a, b in zip(seen, seen[1:])]
+    growth = [b["lines"] - a["lines"] for a, b in zip(seen, seen[1:], strict=False)]
     assert len(growth) >= 2 and all(g > 0 for g in growth), seen  # at least two renders, each with more lines
     assert all(s["askable"] == 0 and "Your turn" not in s["status"] for s in seen[:-1]), seen
     assert any("The bots are playing" in s["status"] for s in seen), seen

@@ -71,7 +71,7 @@ def test_four_browsers_play_a_whole_game_by_clicks_each_seeing_only_its_own_hand
     contexts = [browser.new_context(viewport={"width": 1100, "height": 1400}) for _ in NAMES]
     pages = [context.new_page() for context in contexts]
     try:
-        for page, name in zip(pages, NAMES):
+        for page, name in zip(pages, NAMES, strict=True):
             page.set_default_timeout(WAIT_MS)
             join(page, address, code, name)
         for page in pages:

@@ -47,7 +47,7 @@ async def play_some(clients, asks: int, rng) -> None:
         mover = next(c for c in clients if c.my_turn)
         before = mover.state["asks"]
         await mover.ask(*mover.state["legal"][int(rng.integers(len(mover.state["legal"])))])
-        await until(lambda: mover.state["asks"] > before)
+        await until(lambda mover=mover, before=before: mover.state["asks"] > before)
 
 
 async def quiet(clients) -> None:
@@ -115,7 +115,7 @@ def test_a_killed_host_resumes_every_table_with_the_same_logs_and_seats(tmp_path
                 while mover.my_turn:
                     made = mover.state["asks"]
                     await mover.ask(*mover.state["legal"][0])
-                    await until(lambda: mover.state["asks"] > made)
+                    await until(lambda mover=mover, made=made: mover.state["asks"] > made)
             await asyncio.sleep(0.1)  # the bots' pause is 0.2 s: a bot is to ask when the kill comes
             return back
         back = loop.run(second_life())
@@ -126,8 +126,8 @@ def test_a_killed_host_resumes_every_table_with_the_same_logs_and_seats(tmp_path
 
         async def third_life():
             final = [await comeback(address, clients) for clients in back]
-            for clients, was in zip(final, seen):
-                for client, (n, log) in zip(clients, was):
+            for clients, was in zip(final, seen, strict=True):
+                for client, (n, log) in zip(clients, was, strict=True):
                     assert [e["text"] for e in client.log][:n] == log  # nothing a seat was sent is lost or changed
             await asyncio.gather(*(autoplay(c, np.random.default_rng(k), timeout=300)
                                    for k, c in enumerate(c for clients in final for c in clients)))

@@ -46,7 +46,7 @@ def test_the_sample_reads_into_simulates_tables_and_the_seat_and_ask_tables_agre
     assert game_length(res).games == 120
     seats = sample.seats()
     assert len(seats) == 480 and np.isclose(seats["share"].sum(), 120)
-    for role, row in zip(["learner", "memory", "random"], table.rows):  # the same wins, read two ways
+    for role, row in zip(["learner", "memory", "random"], table.rows, strict=True):  # the same wins, read two ways
         assert np.isclose(seats["share"][seats["role"] == role].sum(), row.wins)
     asks = sample.asks()
     assert len(asks) == res.asks.sum()

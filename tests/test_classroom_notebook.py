@@ -53,7 +53,7 @@ def test_a_notebook_seat_plays_a_whole_game_against_a_browser_seat(tmp_path):
                 before = game.n_asks
                 asks[int(rng.integers(len(asks)))].click()
                 clicks += 1
-                await until(lambda: game.n_asks > before)
+                await until(lambda before=before: game.n_asks > before)
             await playing
             await until(lambda: table.client.state["over"])
             assert clicks > 3 and "won" in table.status.value

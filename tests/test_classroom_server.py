@@ -29,7 +29,7 @@ def public(log: list[dict]) -> list[str]:
 
 async def seat_all(address: str, code: str, names, **kwargs) -> list[SeatClient]:
     clients = [await SeatClient(address, **kwargs).connect() for _ in names]
-    for client, name in zip(clients, names):
+    for client, name in zip(clients, names, strict=True):
         await client.join(code, name)
     return clients
 
@@ -107,7 +107,7 @@ def test_a_closed_tab_and_a_restarted_host_return_the_learner_to_the_same_seat(t
                     continue
                 made = mover.state["asks"]
                 await mover.ask(*mover.state["legal"][0])
-                await settle([ann, bo], lambda c: c.state["asks"] > made or c.over)
+                await settle([ann, bo], lambda c, made=made: c.state["asks"] > made or c.over)
             await caught_up(host, code, [ann, bo])
             before = (ann.seat, public(ann.log), ann.state["hand"])
             await ann.close()                                     # the tab is closed ...

@@ -103,7 +103,7 @@ def test_predict_first_feedback(path):
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
 def test_predict_cells_come_with_their_question_as_text(path):
     """A saved, unrun notebook shows the question: its HTML output is committed."""
-    for i, source, cell in cells(path, "predict"):
+    for i, _source, cell in cells(path, "predict"):
         html = [o["data"]["text/html"] for o in cell.get("outputs", []) if "text/html" in o.get("data", {})]
         assert any("Predict first." in "".join(h) for h in html), f"{path.name} cell {i}: run it and save"
 

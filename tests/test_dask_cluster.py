@@ -19,7 +19,6 @@ import sys
 import textwrap
 import uuid
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 import pytest

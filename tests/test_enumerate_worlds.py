@@ -96,7 +96,7 @@ def test_a_copied_game_shares_nothing_play_changes_and_plays_on_as_the_original(
             for move in moves[:len(moves) // 2]:
                 half.ask(*move)
             for p in range(4):
-                half.view(p).events  # fills the view caches a copy must copy too
+                _ = half.view(p).events  # fills the view caches a copy must copy too
             before = (half.to_json(), half.events, [half.hand(p) for p in range(4)], half.ocean(),
                       [half.view(p).events for p in range(4)], [half.view(p).record.sizes for p in range(4)])
             other = copy_game(half)

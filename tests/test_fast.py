@@ -20,7 +20,7 @@ from gofish_teach.fast import engine, pcg64
 from gofish_teach.fast import spec as fast_spec
 
 simulate = importlib.import_module("gofish_teach.simulate")  # the module (the package's `simulate` is the function)
-from gofish_teach.events import Ask, Draw, Give, GoFish
+from gofish_teach.events import Draw, Give, GoFish
 from gofish_teach.fast import play_games, supports
 from gofish_teach.strategies import GameTooLong
 from gofish_teach.simulate import SEATS, deck_cards, play_game_readable
@@ -197,11 +197,11 @@ def test_each_seat_draws_from_its_own_seed_only():
     base = play_games(lineup, rules, decks, seeds, moves=True)
     other = seeds.copy()
     other[:, 3:] = 12345  # columns past the player count are never read
-    assert all((a == b).all() for a, b in zip(base["moves"], play_games(lineup, rules, decks, other, moves=True)["moves"]))
+    assert all((a == b).all() for a, b in zip(base["moves"], play_games(lineup, rules, decks, other, moves=True)["moves"], strict=True))
     swapped = seeds[:, [1, 0, 2, 3, 4, 5]]
     moved = play_games(lineup, rules, decks, swapped, moves=True)["moves"]
     # Seat 0's first ask is drawn from seats[0] alone: swapping seeds changes it somewhere.
-    assert any((a[0] != b[0]).any() for a, b in zip(base["moves"], moved))
+    assert any((a[0] != b[0]).any() for a, b in zip(base["moves"], moved, strict=True))
     for g in range(5):  # and the readable engine agrees with the swapped seeds too
         ref = play_game_readable(lineup, rules, decks[g], swapped[g], moves=True)
         assert (ref["moves"] == moved[g]).all()
@@ -230,7 +230,7 @@ def test_asks_are_recorded_however_long_the_games(monkeypatch):
     monkeypatch.setattr(engine, "MOVES_ROOM", 2)
     tight = play_games(("random", "memory", "random"), rules, decks, seeds, moves=True)
     assert [len(m) for m in tight["moves"]] == roomy["asks"].tolist()
-    assert all((a == b).all() for a, b in zip(roomy["moves"], tight["moves"]))
+    assert all((a == b).all() for a, b in zip(roomy["moves"], tight["moves"], strict=True))
 
 
 def test_results_are_consistent():

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from gofish_teach import grade as grading
-from gofish_teach.grade import Row, exercise_of, find_submissions, grade, grade_submission
+from gofish_teach.grade import exercise_of, find_submissions, grade, grade_submission
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -154,3 +154,20 @@ def test_a_worker_that_dies_silently_is_an_error(tmp_path):
     assert [r.cells()[:5] for r in rows] == [["x", "02-legal-asks", 0, 6, "error"]]
     assert "exit status 7" in log.getvalue() and "os._exit()" in log.getvalue()
     assert grading.STATUSES == ("ok", "error", "timeout", "memory", "processes", "missing")
+
+
+def test_a_grader_failure_is_that_learners_error_rows(tmp_path, monkeypatch):
+    """The grader's own failure on one submission (here forced) is that learner's ``error`` rows, one per exercise,
+    with a note naming it, never a stop for the class."""
+    from gofish_teach.grade import grader
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("forced failure")
+
+    monkeypatch.setattr(grader, "grade_submission", broken)
+    notebook(tmp_path / "ana" / "02-legal-asks.ipynb", "02-legal-asks", GOOD_LEGAL)
+    out, log = io.StringIO(), io.StringIO()
+    grade(tmp_path, out=out, log=log, exercises=["02"], sandbox="off")
+    rows = list(csv.reader(io.StringIO(out.getvalue())))
+    assert rows[1] == ["ana", "02-legal-asks", "0", "6", "error", "0", "6"]
+    assert "could not grade this submission: RuntimeError: forced failure" in log.getvalue()

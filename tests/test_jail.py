@@ -5,8 +5,6 @@ it fails here rather than skipping.
 """
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
 import sys
 import textwrap

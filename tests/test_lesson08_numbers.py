@@ -104,7 +104,7 @@ def _section_4() -> dict:
     lucky = [b for b in fish if b[3]]
     return dict(
         decisions=decisions, worse=len(worse), in_nine=round(decisions / len(worse)), game=seed,
-        opponent=" ".join(r for hand, p in opponent.items() if p == 1 for r, n in zip(SMALL.ranks, hand)
+        opponent=" ".join(r for hand, p in opponent.items() if p == 1 for r, n in zip(SMALL.ranks, hand, strict=True)
                           for _ in range(n)),
         gain=gain, best_value=values[mine], memory_value=values[theirs], catch=catch[0][2],
         caught_sure=len(catch) == 1 and catch[0][4][1][0] == "G", fished_sure=all(b[4][1][0] == "F" for b in fish),

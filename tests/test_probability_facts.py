@@ -240,7 +240,7 @@ def _brute(hand, sizes, n_ranks, known=None, lacks=None, at_most=None, at_least=
     mine = hand.split()
     cards = [r for r in ranks for _ in range(4 - mine.count(r))]
     known = known or {}
-    for q, ks in known.items():
+    for ks in known.values():
         for r in ks:
             cards.remove(r)
     seats = sorted(sizes)
@@ -321,7 +321,7 @@ def test_at_least_one_is_the_conditioning_formula(base, drawn):
     prior, lacking = Facts(**base, **most), Facts(**base, lacks={1: ["7"]})
     got = Facts(**base, **most, at_least={1: {"7": 1}})
     none = prior.count_distribution(1, "7").get(0, Fraction(0))
-    for (place, k, p), (_, _, p0), (_, _, want) in zip(_events(prior, "7"), _events(lacking, "7"), _events(got, "7")):
+    for (place, k, p), (_, _, p0), (_, _, want) in zip(_events(prior, "7"), _events(lacking, "7"), _events(got, "7"), strict=True):
         assert want == (p - p0 * none) / (1 - none), (place, k)
     assert got.p_holds(1, "7") == 1
 

@@ -8,7 +8,7 @@ import pytest
 from gofish_teach import Game, Rules
 from gofish_teach.probability import Facts, exact, posterior
 from gofish_teach.probability.modular import PRIMES
-from gofish_teach.probability.montecarlo import estimate, sample_hands
+from gofish_teach.probability.montecarlo import estimate
 from gofish_teach.probability.history import read
 from gofish_teach.probability.pools import F_MASK, FIELD, M_MASK, MAX_RANKS, Cases
 
@@ -129,7 +129,7 @@ def test_a_count_in_another_thread_waits_for_the_one_running_and_both_are_exact(
     monkeypatch.setattr(exact, "_world_counts", held)
     answers = {}
     threads = [threading.Thread(target=lambda s=s, k=k: answers.__setitem__(k, exact.world_counts(s, 13, 4)), name=k)
-               for s, k in zip(stories, ("first", "second"))]
+               for s, k in zip(stories, ("first", "second"), strict=True)]
     threads[0].start()
     assert started.wait(60)
     threads[1].start()
@@ -139,7 +139,7 @@ def test_a_count_in_another_thread_waits_for_the_one_running_and_both_are_exact(
     for t in threads:
         t.join(timeout=120)
     assert order == [("start", "first"), ("end", "first"), ("start", "second"), ("end", "second")]
-    for k, a in zip(("first", "second"), alone):
+    for k, a in zip(("first", "second"), alone, strict=True):
         assert (answers[k].total, answers[k].seats, answers[k].ocean) == (a.total, a.seats, a.ocean)
     exact.forget()
 

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
-from gofish_teach import PRESETS, SUITS, Ask, Book, Card, Deal, Draw, Game, GameOver, Give, IllegalMove, Rules, View
+from gofish_teach import PRESETS, SUITS, Ask, Book, Card, Deal, Draw, Game, GameOver, Give, Rules, View
 from scenarios import assert_illegal, snapshot
 
 GAMES = 4  # games per example
@@ -533,7 +533,7 @@ def test_a_card_put_later_into_something_already_walked_is_found(monkeypatch):
     game = Game(Rules.preset("pond"), 3, seed=5)
     box = []
     for shape in (lambda: box, lambda: ("fixed", box), lambda: _Box(box), lambda: MappingProxyType({"x": box})):
-        monkeypatch.setattr(View, "peek", property(lambda view: shape()), raising=False)
+        monkeypatch.setattr(View, "peek", property(lambda view, shape=shape: shape()), raising=False)
         state = _start_checking_views(game, CardFinder())
         for _ in range(3):
             game.ask(*game.legal_asks()[0])

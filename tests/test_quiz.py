@@ -149,7 +149,7 @@ def test_every_formula_of_every_version_renders(every_version):
 
 def test_numbers_change_between_versions_and_a_seed_makes_the_same_quiz(versions):
     first, second = versions[0], versions[1]
-    for a, b in zip(first.questions, second.questions):
+    for a, b in zip(first.questions, second.questions, strict=True):
         text_a = a.stem + "".join(p.prompt for p in a.parts)
         text_b = b.stem + "".join(p.prompt for p in b.parts)
         if len(a.item.space) > 1:
@@ -251,7 +251,7 @@ def test_a_learners_page_holds_every_question_and_no_key(versions):
         assert "Key" not in page and "Key" in key
         blocks, key_blocks = _blocks(page), _blocks(key)
         assert len(blocks) == len(key_blocks) == len(version.questions)
-        for q, block, key_block in zip(version.questions, blocks, key_blocks):
+        for q, block, key_block in zip(version.questions, blocks, key_blocks, strict=True):
             assert span(q.parts[0].prompt) in block, q.item.id
             for secret in _secrets(q):
                 assert not _shows(block, secret), f"{q.item.id}: the learner's page shows {secret[:60]!r}"
@@ -328,7 +328,7 @@ def test_the_moodle_xml_parses_back_to_the_same_questions_and_keys(variants):
     real = [q for q in questions if q.get("type") != "category"]
     assert len(real) == len(expected)
     assert len({q.findtext("idnumber") for q in real}) == len(real), "idnumbers are unique"
-    for el, q in zip(real, expected):
+    for el, q in zip(real, expected, strict=True):
         assert el.findtext("name/text").startswith(q.item.id)
         assert el.find("questiontext").get("format") == "html" and el.findtext("questiontext/text").strip()
         tags = [t.text for t in el.findall("tags/tag/text")]
@@ -337,7 +337,7 @@ def test_the_moodle_xml_parses_back_to_the_same_questions_and_keys(variants):
             assert el.get("type") == "cloze"
             fields = _cloze_fields(el.findtext("questiontext/text"))
             assert len(fields) == len(q.parts)
-            for (kind, body), part in zip(fields, q.parts):
+            for (kind, body), part in zip(fields, q.parts, strict=True):
                 if part.kind == "number":
                     assert kind == "NUMERICAL"
                     value, tol = body[1:].split("#")[0].split(":")
@@ -386,7 +386,7 @@ def test_the_moodle_file_can_carry_every_version_of_each_item(tmp_path):
     made = _per_category(moodle_xml(some, SEED, 1))
     every = _per_category(moodle_xml(some, SEED, 1, every=True))
     assert list(made) == list(every) and len(every) == len(some)
-    for item, (category, texts) in zip(some, every.items()):
+    for item, (category, texts) in zip(some, every.items(), strict=True):
         assert len(texts) == len(set(item.space)), item.id  # one question (its own text) per parameter set
         assert made[category] <= texts and len(made[category]) == 1
     assert sum(map(len, every.values())) > 3 * len(some)
@@ -427,11 +427,11 @@ def test_the_qti_package_has_its_manifest_and_parses_back_to_the_same_keys(varia
     assert len(groups) == len(ITEMS)
     idents = [el.get("ident") for el in root.iter() if el.tag in (_q("item"), _q("section"))]
     assert len(idents) == len(set(idents)), "QTI item and section idents are unique"
-    for group, (item, questions) in zip(groups, variants):
+    for group, (_item, questions) in zip(groups, variants, strict=True):
         assert group.findtext(_q("selection_ordering/selection/selection_number")) == "1"
         items = group.findall(_q("item"))
         assert len(items) == len(questions)
-        for el, q in zip(items, questions):
+        for el, q in zip(items, questions, strict=True):
             meta = {f.findtext(_q("fieldlabel")): f.findtext(_q("fieldentry"))
                     for f in el.findall(_q("itemmetadata/qtimetadata/qtimetadatafield"))}
             labels = {lab.get("ident"): lab.findtext(_q("material/mattext"))
@@ -441,7 +441,7 @@ def test_the_qti_package_has_its_manifest_and_parses_back_to_the_same_keys(varia
                 assert meta["question_type"] == "fill_in_multiple_blanks_question"
                 lids = el.findall(_q("presentation/response_lid"))
                 assert len(lids) == len(q.parts)
-                for lid, part in zip(lids, q.parts):
+                for lid, part in zip(lids, q.parts, strict=True):
                     forms = [lab.findtext(_q("material/mattext")) for lab in lid.iter(_q("response_label"))]
                     assert forms == accepted(part)
                     if part.kind == "number":
@@ -549,7 +549,7 @@ def test_canvas_grades_a_number_within_the_keys_tolerance(variants):
                 continue
             el = items[f"{item.id.replace('.', '_')}_v{v}"]
             share = round(100 / len(q.parts), 2)
-            for b, part in zip("abcdefgh", q.parts):
+            for b, part in zip("abcdefgh", q.parts, strict=False):
                 if part.kind != "number":
                     continue
                 fine = Fraction(1, 10 ** (part.decimals + 1))

@@ -18,7 +18,6 @@ simulate_module = importlib.import_module("gofish_teach.simulate")  # the module
 from gofish_teach import Game, IllegalMove, Rules
 from gofish_teach.simulate import (BLOCK, MAX_GAMES, SEATS, DecisionTimeout, GameTooLong, game_inputs,
                                    play_game_readable, simulate)
-from gofish_teach.strategies import play_out
 
 FIELDS = ("winners", "books", "asks", "first", "offset", "seat_entry")
 

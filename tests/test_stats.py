@@ -11,9 +11,15 @@ from hypothesis import strategies as st  # noqa: E402
 from scipy import stats as sps  # noqa: E402
 
 from gofish_teach import Rules  # noqa: E402
-from gofish_teach.stats import plot_game_length, plot_win_share  # noqa: E402
 from gofish_teach.simulate import Results, simulate  # noqa: E402
-from gofish_teach.stats import game_length, paired_test, wilson_interval, win_share  # noqa: E402
+from gofish_teach.stats import (  # noqa: E402
+    game_length,
+    paired_test,
+    plot_game_length,
+    plot_win_share,
+    wilson_interval,
+    win_share,
+)
 
 
 def made_up(winners, lineup=("memory", "random", "random"), seed=0, asks=None, rotate=False) -> Results:
@@ -270,7 +276,7 @@ def test_cluster_bootstrap_widens_when_the_answers_in_a_cluster_move_together():
 def test_cluster_bootstrap_is_seeded_and_leaves_out_empty_resamples():
     hits, answers = [[1, 0], [0, 0], [2, 1]], [[2, 0], [1, 0], [2, 1]]  # bin 2 has answers in one cluster only
     first, second = cluster_bootstrap_ratio(hits, answers, seed=5), cluster_bootstrap_ratio(hits, answers, seed=5)
-    assert all(np.array_equal(a, b) for a, b in zip(first, second))
+    assert all(np.array_equal(a, b) for a, b in zip(first, second, strict=True))
     assert first[1][1] == first[2][1] == 1.0
 
 

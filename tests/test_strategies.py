@@ -135,7 +135,7 @@ def test_seat_rngs_made_together_draw_as_default_rng_each():
                             rng.integers(0, 2**64, 700, dtype=np.uint64, endpoint=False)])
     made = seat_rngs(seeds)
     assert len(made) == len(seeds)
-    for seed, generator in zip(seeds.tolist(), made):
+    for seed, generator in zip(seeds.tolist(), made, strict=True):
         assert generator.random(3).tolist() == np.random.default_rng(seed).random(3).tolist(), seed
         assert generator.bit_generator.seed_seq.entropy == [0]  # the stand-in, never the seed
     assert seat_rngs(np.zeros((0, 4), np.uint64)) == []
@@ -366,7 +366,7 @@ def test_without_bluffing_known_ranks_are_really_held():
         rules = Rules.preset(["family", "pond", "bicycle", "classic"][seed % 4])
         game = Game(rules, 2 + seed % 4, seed=seed)
 
-        def checked(view, rng):
+        def checked(view, rng, game=game):  # bound now, though played out within this iteration
             for q, ranks in enumerate(known_holdings(view)):
                 assert all(game.count(q, r) for r in ranks)
             return memory(view, rng)

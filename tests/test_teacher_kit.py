@@ -133,7 +133,7 @@ def test_every_quiz_item_has_a_key_for_each_part():
     items = quiz_items()
     names = [name for name, *_ in items]
     assert len(names) == len(set(names)), "quiz-bank.ipynb: an item number is used twice"
-    for name, lesson, goals, kinds, text in items:
+    for name, _lesson, _goals, kinds, text in items:
         parts = len(kinds.split(" + "))
         assert text.count("**Key") == parts, f"{name}: {parts} part(s), {text.count('**Key')} keys"
 

@@ -119,7 +119,7 @@ def test_errors_are_short_messages_and_clear_the_old_results(setup, words):
 def test_a_strategy_that_never_wins_gets_its_plot():
     """A win share of exactly 0 (here over 100 games), its interval from 0: a plot, no message."""
     lab = Lab(strategies={"fewest": fewest}, rules="pond", players=3, games=100, seed=2)
-    for menu, name in zip(lab.lineup, ["fewest", "memory", "memory"]):
+    for menu, name in zip(lab.lineup, ["fewest", "memory", "memory"], strict=True):
         menu.value = name
     lab.run.click()
     assert lab.message == "", lab.message
@@ -147,13 +147,13 @@ def test_a_dask_cluster_plays_the_same_games_game_for_game():
             distributed.Client(cluster) as client:
         on_dask = Lab(strategies={"builder": builder}, rules="pond", players=3, games=250, seed=7, executor=client)
         assert on_dask.run_on.value == "executor" and dict(on_dask.run_on.options)["Dask cluster"] == "executor"
-        for menu, name in zip(on_dask.lineup, lineup):
+        for menu, name in zip(on_dask.lineup, lineup, strict=True):
             menu.value = name
         on_dask.run.click()
         assert on_dask.message == ""
     here = Lab(strategies={"builder": builder}, rules="pond", players=3, games=250, seed=7)
     assert here.run_on.value == "here"
-    for menu, name in zip(here.lineup, lineup):
+    for menu, name in zip(here.lineup, lineup, strict=True):
         menu.value = name
     here.run.click()
     assert same_games(on_dask.results, here.results)       # 250 games in three chunks of the readable engine

@@ -348,18 +348,18 @@ def test_who_is_who_panel_through_a_whole_mystery_game():
     while not (table.match.game.is_over and table.waiting_for_you is None):
         html = table.who.view_html.value
         assert html.count('class="gf-who-row"') == 3 and table.who.box.layout.display == ""
-        for seat, posterior in model.posterior(table.play.shown_view()).items():
-            best = max(posterior, key=posterior.get)
+        for seat, belief in model.posterior(table.play.shown_view()).items():
+            best = max(belief, key=belief.get)
             row = html.split(f'<td class="gf-who-name">{table.match.game.names[seat]}</td>')[1].split("</tr>")[0]
             assert f'class="gf-who-best" title="P({table.match.game.names[seat]} plays' in row
-            assert f"{posterior[best]:.0%}</td>" in row
+            assert f"{belief[best]:.0%}</td>" in row
         assert not any(f"{s} bot" in table._seat_html[q].value or f"({s} bot)" in table.status.value
                        for q in (1, 2, 3) for s in ("memory", "random", "most_held"))
         panels += 1
         act(table, rng)
         check(table)
     assert panels > 5 and "last ask:" in table.who.view_html.value
-    assert all(f"{s} bot" in table._seat_html[q].value for q, s in zip((1, 2, 3), ("memory", "random", "most_held")))
+    assert all(f"{s} bot" in table._seat_html[q].value for q, s in zip((1, 2, 3), ("memory", "random", "most_held"), strict=True))
     table.who.toggle.value = False
     assert table.who.box.layout.display == "none"
 

@@ -94,7 +94,7 @@ def run(args, out) -> None:
     own = f"{name} itself"
     width = max(len(own), 13)
     print(f"{'seat':13}  best response  {own:{width}}  info states  time", file=out)
-    for label, r in zip(("moving first", "moving second"), results):
+    for label, r in zip(("moving first", "moving second"), results, strict=True):
         print(f"{label:13}  {float(r.value):<13.4f}  {float(r.builtin):<{width}.4f}  {r.states:>11,}  "
               f"{r.seconds:.1f} s", file=out)
     mean = sum(float(r.value) for r in results) / 2

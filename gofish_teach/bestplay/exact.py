@@ -27,7 +27,7 @@ def rational(tree, sigma, limit: int = 10**5) -> list:
     """``sigma`` as Fractions: each probability the nearest fraction with a denominator up to ``limit``,
     each information set's then divided by their sum (so that they add up to 1 exactly)."""
     out = []
-    for o, k in zip(tree.offset, tree.nact):
+    for o, k in zip(tree.offset, tree.nact, strict=True):
         xs = [Fraction(float(x)).limit_denominator(limit) for x in sigma[o:o + k]]
         total = sum(xs)
         out += [x / total for x in xs]

@@ -95,7 +95,7 @@ def ask_likelihoods(public: "Public", seat: int, hands: np.ndarray, target: int,
     known = np.array([[x in shown[t] and sizes[t] > 0 and x not in dead[t] for x in ranks] for t in opponents])
     wanted = held & known.any(axis=0)
     choice = np.argmax(np.where(wanted, hands, -1), axis=1)
-    holders = [t for t, k in zip(opponents, known[:, r]) if k]
+    holders = [t for t, k in zip(opponents, known[:, r], strict=True) if k]
     last = max(holders, key=lambda t: shown[t][rank]) if holders else None  # max keeps the lowest seat of equals
     p_memory = np.where(wanted.any(axis=1), (choice == r) & (target == last), p_most_held)
     p_greedy = _greedy(public, seat, opponents, hands, held, opponents.index(target), r)
@@ -112,7 +112,7 @@ def ask_likelihoods(public: "Public", seat: int, hands: np.ndarray, target: int,
 def likelihoods(public: "Public", seat: int, counts: dict, target: int, rank: str, asked=None) -> dict[str, float]:
     """:func:`ask_likelihoods` for one hand, given as ``{rank: cards}``: ``{hypothesis: probability}``."""
     hand = np.array([[counts.get(x, 0) for x in public.rules.ranks]])
-    return dict(zip(HYPOTHESES, ask_likelihoods(public, seat, hand, target, rank, asked)[:, 0].tolist()))
+    return dict(zip(HYPOTHESES, ask_likelihoods(public, seat, hand, target, rank, asked)[:, 0].tolist(), strict=True))
 
 
 def exact_likelihoods(view, target: int, rank: str) -> dict[str, Fraction]:
@@ -143,7 +143,7 @@ def any_ask(hands: np.ndarray, opponents: int) -> np.ndarray:
 def _aim(live_for_rank, opponents, sizes, target) -> float:
     """The chance that a uniform pick among the opponents live for the rank (if none, those holding
     cards; if none, all) is ``target``."""
-    seats = [t for t, ok in zip(opponents, live_for_rank) if ok] or [t for t in opponents if sizes[t]] or opponents
+    seats = [t for t, ok in zip(opponents, live_for_rank, strict=True) if ok] or [t for t in opponents if sizes[t]] or opponents
     return 1.0 / len(seats) if target in seats else 0.0
 
 

@@ -77,7 +77,7 @@ class _W:
 def ocean_of(world: World) -> tuple:
     """Cards of each rank left in the ocean."""
     h0, h1 = world.hands
-    return tuple(SUITS_PER_RANK - a - b - k for a, b, k in zip(h0, h1, world.booked))
+    return tuple(SUITS_PER_RANK - a - b - k for a, b, k in zip(h0, h1, world.booked, strict=True))
 
 
 class Model:
@@ -262,7 +262,7 @@ class Model:
 
     # ------------------------------------------------------------------ the automatic steps
     def _ocean(self, w: _W) -> list[int]:
-        return [SUITS_PER_RANK - a - b - k for a, b, k in zip(w.hands[0], w.hands[1], w.booked)]
+        return [SUITS_PER_RANK - a - b - k for a, b, k in zip(w.hands[0], w.hands[1], w.booked, strict=True)]
 
     def _lay(self, w: _W, p: int, r: int, obs: list) -> bool:
         made = False

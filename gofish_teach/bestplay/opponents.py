@@ -266,7 +266,7 @@ class _Reading:
                 picks = np.searchsorted(cum, (rng.random() + np.arange(P)) / P * cum[-1], side="right")
                 self.hands[q, h] = hands[h][np.minimum(picks, P + F - 1)]
             self.weights[q] = 1.0
-        self.steps.append(Step(i, q, ask.target, ask.rank, dict(zip(HYPOTHESES, mean.tolist())),
+        self.steps.append(Step(i, q, ask.target, ask.rank, dict(zip(HYPOTHESES, mean.tolist(), strict=True)),
                                _normalised(self.logpost[q])))
 
     # ---------------------------------------------------------------- the particles
@@ -365,4 +365,4 @@ def _prior(prior) -> dict[str, float]:
 def _normalised(logpost: np.ndarray) -> dict[str, float]:
     top = logpost.max()
     weights = np.exp(logpost - top)
-    return dict(zip(HYPOTHESES, (weights / weights.sum()).tolist()))
+    return dict(zip(HYPOTHESES, (weights / weights.sum()).tolist(), strict=True))

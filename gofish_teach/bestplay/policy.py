@@ -114,7 +114,7 @@ class EquilibriumPolicy:
         return {self.rules.ranks[r]: p for r, p in mix.items()}
 
     def choose(self, view, rng) -> tuple:
-        ranks, weights = zip(*self.probabilities(view).items())
+        ranks, weights = zip(*self.probabilities(view).items(), strict=True)
         total = sum(weights)  # floats from CFR: renormalised so that they sum to 1 exactly enough for numpy
         rank = ranks[rng.choice(len(ranks), p=[w / total for w in weights])]
         return view.opponents[0], rank

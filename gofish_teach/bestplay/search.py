@@ -164,7 +164,7 @@ class SearchBot:
         shares = self._shares(view, legal)
         if shares is None:
             raise ValueError("view: no deal fits what this player has seen (the posterior sampler found none)")
-        return dict(zip(legal, shares.mean(axis=1).tolist()))
+        return dict(zip(legal, shares.mean(axis=1).tolist(), strict=True))
 
     @staticmethod
     def _legal(view) -> list:

@@ -145,7 +145,7 @@ class Tree:
         ``chunks`` (:func:`~gofish_teach.bestplay.model.observe`'s); ``KeyError`` if the game has no such set."""
         I = self.infoset(player, chunks)
         o = self.offset[I]
-        return {int(r): float(x) for r, x in zip(self.ranks[o:o + self.nact[I]], sigma[o:o + self.nact[I]])}
+        return {int(r): float(x) for r, x in zip(self.ranks[o:o + self.nact[I]], sigma[o:o + self.nact[I]], strict=True)}
 
     def observations(self, I: int) -> tuple:
         """``(player, chunks)``: whose information set ``I`` is, and the observation chunks that

@@ -194,7 +194,7 @@ class ClassGames:
         for index, played in enumerate(self.games):
             game = played.game
             replay = Game(game.rules, game.n_players, deck=game.deck)
-            for move, by in zip(game.moves, played.by):
+            for move, by in zip(game.moves, played.by, strict=True):
                 seat = replay.current_player
                 view = replay.view(seat)
                 shown, live = view.record.shown, view.record.live
@@ -218,14 +218,14 @@ class ClassGames:
         where it was not possible) and ``biggest`` (of those, asks for a rank it held most of): a
         seat's own asks only (an ask the turn clock made for a learner is not theirs)."""
         asks = self.asks()
-        key = list(zip(asks["game"].tolist(), asks["seat"].tolist()))
+        key = list(zip(asks["game"].tolist(), asks["seat"].tolist(), strict=True))
         own = asks["by"] == np.where(asks["role"] == "learner", "learner", asks["role"])
         names = ("game", "table", "seat", "role", "who", "books", "share", "asks", "could", "remembered", "other",
                  "biggest")
         rows = {k: [] for k in names}
         counts: dict[tuple, list] = {}
         for (g, s), mine, could, remembered, biggest in zip(key, own, asks["could"], asks["remembered"],
-                                                            asks["biggest"]):
+                                                            asks["biggest"], strict=True):
             tally = counts.setdefault((g, s), [0, 0, 0, 0, 0])
             if mine:
                 tally[0] += 1
@@ -241,7 +241,7 @@ class ClassGames:
                           played.seats[seat].get("name") or played.seats[seat].get("strategy"),
                           game.book_counts[seat], (seat in game.winners) / len(game.winners), made, could, remembered,
                           other, biggest)
-                for k, value in zip(rows, values):
+                for k, value in zip(rows, values, strict=True):
                     rows[k].append(value)
         return Columns(rows)
 
@@ -270,8 +270,8 @@ class Columns:
         head = list(self.columns)
         rows = [[str(self.columns[k][i]) for k in head] for i in range(min(len(self), 8))]
         widths = [max(len(h), *(len(r[j]) for r in rows)) if rows else len(h) for j, h in enumerate(head)]
-        lines = ["  ".join(h.ljust(w) for h, w in zip(head, widths))]
-        lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)) for r in rows]
+        lines = ["  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True))]
+        lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
         more = f"\n... {len(self) - 8:,} more rows" if len(self) > 8 else ""
         return "\n".join(lines) + more
 

@@ -134,7 +134,7 @@ class Host:
         code = table.code
         self._schedule(table)
         public = table.public_frame(self.connected(code), self._clock_left(code))  # once for every seat
-        for seat, conns in self.seated.get(code, {}).items():
+        for conns in self.seated.get(code, {}).values():
             for conn in list(conns):
                 self.update(conn, public)
         self._dirty.add(code)
@@ -305,7 +305,7 @@ class Host:
         import multiprocessing
         from concurrent.futures.process import BrokenProcessPool
 
-        for attempt in (1, 2):
+        for _attempt in (1, 2):
             if self._pool is None:
                 # spawn, not fork: a fresh interpreter, whatever this process's threads hold.
                 self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),

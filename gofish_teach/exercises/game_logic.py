@@ -91,7 +91,7 @@ class Deal(Exercise):
         returned = [list(h) for h in returned]
         if len(returned) != len(expected):
             return False, f"expected {len(expected)} hands, got {len(returned)}"
-        for p, (want, got) in enumerate(zip(expected, returned)):
+        for p, (want, got) in enumerate(zip(expected, returned, strict=True)):
             if len(got) != len(want):
                 return False, f"player {p} should get {len(want)} cards, not {len(got)}"
             if got != want:

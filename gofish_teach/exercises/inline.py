@@ -56,7 +56,7 @@ class ExactList(ExactNumber):
             return False, f"return a list of {len(expected)} Fractions, not a {type(returned).__name__}"
         if len(returned) != len(expected):
             return False, f"return a list of {len(expected)} values, not {len(returned)}"
-        for k, (want, got) in enumerate(zip(expected, returned)):
+        for k, (want, got) in enumerate(zip(expected, returned, strict=True)):
             right, hint = super().compare(want, got)
             if not right:
                 return False, f"item {k} is wrong" + (f": {hint}" if hint else "")
@@ -210,8 +210,10 @@ class ExactFractions(Exercise):
 
 # Each lesson group's checks live in a module of its own (this file would pass 600 lines); importing
 # them here, after the registry and its helpers exist, registers them in lesson order. They import
-# ``inline`` and the helpers from this module, so these imports must stay at the bottom.
+# ``inline`` and the helpers from this module, so these imports must stay at the bottom, in this order.
+# isort: off
 from . import inline_counting, inline_inference, inline_testing, inline_bestplay  # noqa: E402,F401  (00-08)
 from . import inline_opponents, inline_class  # noqa: E402,F401  (09, 10)
+# isort: on
 
 __all__ = ["INLINE", "ExactFractions", "ExactList", "ExactNumber", "inline", "or_none", "unique_draws", "run_check"]

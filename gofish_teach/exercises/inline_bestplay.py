@@ -21,7 +21,7 @@ def _probabilities(rng, n):
     """n probabilities with a small common denominator, each above 0, adding up to 1."""
     d = whole(rng, n, 8)
     cuts = sorted(int(c) for c in rng.choice(range(1, d), size=n - 1, replace=False))
-    return [Fraction(b - a, d) for a, b in zip([0] + cuts, cuts + [d])]
+    return [Fraction(b - a, d) for a, b in zip([0] + cuts, cuts + [d], strict=True)]
 
 
 def _tree(rng, depth):

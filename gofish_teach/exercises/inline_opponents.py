@@ -16,7 +16,7 @@ def _posterior_hidden(rng):
     n = whole(rng, 2, 4)
     d = whole(rng, n, 9)
     cuts = sorted(int(c) for c in rng.choice(range(1, d), size=n - 1, replace=False))
-    prior = [Fraction(b - a, d) for a, b in zip([0] + cuts, cuts + [d])]
+    prior = [Fraction(b - a, d) for a, b in zip([0] + cuts, cuts + [d], strict=True)]
     keep = whole(rng, 0, n - 1)  # a strategy that could make every ask, so the posterior exists
     asks = [[Fraction(whole(rng, 0 if k != keep else 1, 6), whole(rng, 6, 30)) for k in range(n)]
             for _ in range(whole(rng, 1, 4))]

@@ -163,7 +163,7 @@ class Experiment(Exercise):
             return False, f"share, low and high must be numbers, not {', '.join(repr(x) for x in got)}"
         if abs(got[0] - expected[0]) > TOLERANCE:
             return False, "the win share differs: alternate the seats, and count a tie as half a win"
-        off = max(abs(a - b) for a, b in zip(got[1:], expected[1:]))
+        off = max(abs(a - b) for a, b in zip(got[1:], expected[1:], strict=True))
         if off > TOLERANCE:
             return False, (f"the share is right but the interval is off by {off:.2g}: use the Wilson interval at 95% "
                            f"(z = 1.959964)")

@@ -34,7 +34,7 @@ _EVEN = {"random": _THIRD, "memory": _THIRD, "most_held": _THIRD}
 
 def _case(prior, hand, opponents, shown, ask, note="") -> Case:
     args = (dict(prior), dict(hand), list(opponents), {r: list(s) for r, s in shown.items()}, tuple(ask))
-    shown_text = ", ".join(f"{k}={v!r}" for k, v in zip(("prior", "hand", "opponents", "shown", "ask"), args))
+    shown_text = ", ".join(f"{k}={v!r}" for k, v in zip(("prior", "hand", "opponents", "shown", "ask"), args, strict=True))
     return Case(args, None, f"posterior_after_ask({shown_text})", note=note)
 
 
@@ -70,7 +70,7 @@ def _hidden(rng) -> list[Case]:
             shown[ALL_RANKS[r]] = [int(q) for q in rng.choice(opponents, size=k, replace=False)]
         d = int(rng.integers(3, 9))
         cuts = sorted(int(c) for c in rng.choice(range(1, d), size=2, replace=False))
-        prior = {name: Fraction(b - a, d) for name, a, b in zip(("random", "memory", "most_held"), [0] + cuts, cuts + [d])}
+        prior = {name: Fraction(b - a, d) for name, a, b in zip(("random", "memory", "most_held"), [0] + cuts, cuts + [d], strict=True)}
         kind = rng.random()
         rank = list(hand)[int(rng.integers(len(hand)))]
         target = opponents[int(rng.integers(len(opponents)))]

@@ -172,7 +172,7 @@ def as_seeds(seeds, shape: tuple, what: str) -> np.ndarray:
     ValueError: seeds: must be non-negative (they are np.random.default_rng seeds)
     """
     seeds = np.asarray(seeds)
-    ok = seeds.ndim == len(shape) and all(want is None or got == want for got, want in zip(seeds.shape, shape))
+    ok = seeds.ndim == len(shape) and all(want is None or got == want for got, want in zip(seeds.shape, shape, strict=True))
     if not ok or seeds.dtype.kind not in "ui":
         raise ValueError(f"seeds: expected {what}, got {seeds.dtype} of shape {seeds.shape}")
     if seeds.dtype.kind == "i" and (seeds < 0).any():

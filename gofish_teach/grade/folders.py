@@ -80,7 +80,7 @@ def find_submissions(folder, notes: list | None = None) -> dict[str, Submission]
         elif entry.suffix == ".ipynb" or what not in (None, "a folder"):
             notes.append(f"skipped {entry.name}: {what}, not a plain notebook or a folder")
     submissions = {}
-    for (typed, entry, submission), (name, why) in zip(found, trust.distinct_names(t for t, _, _ in found)):
+    for (_typed, entry, submission), (name, why) in zip(found, trust.distinct_names(t for t, _, _ in found), strict=True):
         if why:
             notes.append(f'skipped "{entry.name}" ({"a folder" if submission.home else "a notebook"}): {why}; '
                          "rename it to grade it")

@@ -95,7 +95,7 @@ class Belief:
             label = normalize_rank(rank)
         except ValueError:
             label = None
-        if label not in self.ranks:
+        if label is None or label not in self.ranks:
             raise ValueError(f"rank {rank!r} is not in this deck: ranks are {', '.join(self.ranks)}")
         return label
 

@@ -423,14 +423,14 @@ def count_worlds(hands, unseen, primes, teams=None, same=None, ocean=None):
     p = np.array(primes, dtype=np.float64)
     R, k = len(unseen), len(hands)
     room = [sum(h.tensors[s].shape[1] - 1 for h in hands) for s in range(R)]
-    if any(h.is_zero() for h in hands) or (ocean is not None and any(r + ocean < u for r, u in zip(room, unseen))):
+    if any(h.is_zero() for h in hands) or (ocean is not None and any(r + ocean < u for r, u in zip(room, unseen, strict=True))):
         # some hand's history is impossible, or the hands and ocean cannot hold every unseen card of a rank
         return 0, [[{} for _ in range(R)] for _ in hands], [{} for _ in range(R)]
     bits, flags, mode = teams or ((0,) * k, [0] * R, None)
 
     def ranks(primes, stuck: bool) -> list:
         return [_Rank(u, primes, bits, f, True, ocean) if stuck else _Rank(u, primes, (0,) * k, ocean=ocean)
-                for u, f in zip(unseen, flags)]
+                for u, f in zip(unseen, flags, strict=True)]
 
     # "going_on" is all worlds less the stalemates: two sweeps, the stalemates first
     modes = [False] if mode is None else [True] if mode == "stalemate" else [True, False]
@@ -447,9 +447,9 @@ def count_worlds(hands, unseen, primes, teams=None, same=None, ocean=None):
         counts[stuck] = _counts_by_rank(hands, ranks(primes, stuck), p, left, same, kept)
     if mode == "going_on":
         total = (total[False] - total[True]) % p
-        counts = [([_less(seat, stuck_seat, p) for seat, stuck_seat in zip(by_seat, stuck_by_seat)],
+        counts = [([_less(seat, stuck_seat, p) for seat, stuck_seat in zip(by_seat, stuck_by_seat, strict=True)],
                    _less(by_total, stuck_total, p))
-                  for (by_seat, by_total), (stuck_by_seat, stuck_total) in zip(counts[False], counts[True])]
+                  for (by_seat, by_total), (stuck_by_seat, stuck_total) in zip(counts[False], counts[True], strict=True)]
     else:
         total, counts = total[last], counts[last]
     seat_counts = [[{} for _ in range(R)] for _ in hands]

@@ -224,7 +224,7 @@ def exchangeable(story: Story) -> list[int]:
                 rows.append(op[-1])
             else:
                 named.add(op[1])
-        columns.append(list(zip(*rows)) if rows else [()] * R)
+        columns.append(list(zip(*rows, strict=True)) if rows else [()] * R)
     flags = story.teams[1] if story.teams else (0,) * R
     first: dict = {}
     same = []
@@ -349,17 +349,17 @@ def _world_counts(story: Story, n_ranks: int, book_size: int, joint: int) -> Cou
     def joined(order):
         """The hands (in seat order) with their ranks in ``order``, and None; or None and the
         :class:`TooBig` that says why they do not fit (in ``wide`` joined states)."""
-        for q, cases in zip(seats, followed):
+        for q, cases in zip(seats, followed, strict=True):
             if len(cases.keys) > LIMITS["join_cases"]:
                 return None, TooBig(f"seat {q} has {len(cases.keys)} cases, more than {LIMITS['join_cases']} to join")
         hands, widest = {}, [1] * (n_ranks - 1)
-        for q, cases in sorted(zip(seats, followed),
+        for q, cases in sorted(zip(seats, followed, strict=True),
                                key=lambda qc: (len(qc[1].keys) > 0, not remembered(qc[0], order), -len(qc[1].keys))):
             try:
                 hands[q] = _as_hand(q, story.ops[q], cases, caps, n_ranks, book_size, primes, order)
             except TooBig as why:
                 return None, why
-            widest = [w * d for w, d in zip(widest, hands[q].dims())]
+            widest = [w * d for w, d in zip(widest, hands[q].dims(), strict=True)]
             if max(widest, default=1) > wide:
                 more = "at least " if len(hands) < len(seats) else ""
                 return None, TooBig(f"the hands together need {more}{max(widest)} states at one rank "
@@ -521,7 +521,7 @@ def narrow_order(hands) -> list[int]:
     order, left = [], list(range(R))
     while left:
         bound = np.ones(len(left))
-        for k, h, t in zip(known, head, tail):
+        for k, h, t in zip(known, head, tail, strict=True):
             part = np.stack([k[:, r] << shift[r] for r in left])  # (candidates, cases)
             bound *= np.minimum(_distinct(h[None] + part), _distinct(t[None] - part))
         best = left[int(np.argmin(bound))]

@@ -336,7 +336,7 @@ def _count(ranks, unseen, sizes, known_by, lacks_by, most_by, least_by, cap, oce
             if known_by.get(q, Counter())[r]:
                 hand.receive(s, known_by[q][r])
         most = most_by.get(q, {})
-        hand.cap([min(cap, u, most.get(r, cap)) for r, u in zip(ranks, unseen)])
+        hand.cap([min(cap, u, most.get(r, cap)) for r, u in zip(ranks, unseen, strict=True)])
         for r, n in least_by.get(q, {}).items():  # n or more: the counts below n are dropped
             s = ranks.index(r)
             hand.relabel(s, [None] * n + list(range(n, hand.max_count(s) + 1)))

@@ -232,7 +232,7 @@ class Hand:
     def weight(self, counts) -> int:
         """``G(counts)`` as an integer (for tests and examples)."""
         v = np.ones((len(self.primes), 1, 1))
-        for A, x in zip(self.tensors, counts):
+        for A, x in zip(self.tensors, counts, strict=True):
             if x >= A.shape[1]:
                 return 0
             v = matmul_mod(v, np.ascontiguousarray(A[:, x]), self._p)

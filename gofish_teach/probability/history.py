@@ -73,7 +73,7 @@ def _operation(name: str, kind: str, fields: str, doc: str):
             return tuple(self)[1:]
 
         def __repr__(self):
-            return f"{name}(" + ", ".join(f"{f}={v!r}" for f, v in zip(self._fields[1:], self[1:])) + ")"
+            return f"{name}(" + ", ".join(f"{f}={v!r}" for f, v in zip(self._fields[1:], self[1:], strict=True)) + ")"
 
     Operation.__name__ = Operation.__qualname__ = name
     return Operation

@@ -82,7 +82,7 @@ def crt(residues, primes) -> int:
     """The integer in ``[0, prod(primes))`` with the given residues."""
     modulus = prod(primes)
     total = 0
-    for r, p in zip(residues, primes):
+    for r, p in zip(residues, primes, strict=True):
         q = modulus // p
         total += int(r) * q * pow(q, -1, p)
     return total % modulus

@@ -305,17 +305,17 @@ def count_worlds_one(hand: Cases, unseen, cap: int):
         base = base * falling[s][:, known[:, s]] % p
     groups = {}
     m = hand.pool_sizes()
-    for i, key in enumerate(zip(m.tolist(), *(known[:, s].tolist() for s in pooled))):
+    for i, key in enumerate(zip(m.tolist(), *(known[:, s].tolist() for s in pooled), strict=True)):
         groups.setdefault(key, []).append(i)
     total = np.zeros(P)
     counts = np.zeros((P, R, 8))
     for (size, *kA), rows in groups.items():
         rows = np.array(rows)
         w = base[:, rows]
-        sums, margs = _pool(size, [falling[s][:, k:] for s, k in zip(pooled, kA)], p)
+        sums, margs = _pool(size, [falling[s][:, k:] for s, k in zip(pooled, kA, strict=True)], p)
         total = (total + w.sum(axis=1) % p[:, 0] * sums % p[:, 0]) % p[:, 0]
         ws = w.sum(axis=1) % p[:, 0]
-        for s, k, marg in zip(pooled, kA, margs):
+        for s, k, marg in zip(pooled, kA, margs, strict=True):
             for y in range(marg.shape[1]):
                 counts[:, s, k + y] = (counts[:, s, k + y] + ws * marg[:, y]) % p[:, 0]
         wsum = w * sums[:, None] % p

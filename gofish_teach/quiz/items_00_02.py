@@ -9,7 +9,7 @@ import numpy as np
 from ..cards import ALL_RANKS
 from ..game import Game
 from ..probability import Facts
-from ..rules import PRESETS, Rules
+from ..rules import Rules
 from ..stats import wilson_interval
 from ..strategies import greedy
 from ..strategies import random as random_strategy
@@ -140,7 +140,7 @@ def q00_m1(samples: int, p, z: float):
 
 def q00_m2(shape: tuple, players: int):
     ranks = [r for r in ("7", "Q", "K", "4", "9")][:len(shape)]
-    hand = " ".join(r for r, c in zip(ranks, shape) for _ in range(c))
+    hand = " ".join(r for r, c in zip(ranks, shape, strict=True) for _ in range(c))
     opponents = players - 1
     asks = len(shape) * opponents
     most = ranks[0]
@@ -158,7 +158,7 @@ def q00_m2(shape: tuple, players: int):
     right = same if all_single else fewest
     wrong = {text: why for text, why in options.items() if text != right}
     return (f"{words(players).capitalize()} players, `pond` rules, right after the deal. You hold {hand}.", [
-        number(f"(a) How many different asks can you make?", asks,
+        number("(a) How many different asks can you make?", asks,
                f"An ask names one of {opponents} opponents and one of the {len(shape)} ranks you hold: "
                f"{len(shape)} × {opponents} = {asks}."),
         number(f"(b) What is the exact probability that West holds at least one of the {ranks_word(most)}?",
@@ -237,7 +237,7 @@ def q01_m1(seed: int):
     hands = [" ".join(str(c) for c in game.hand(p)) for p in range(3)]
     top = game.ocean()[0]
     had, gets = game.count(0, r1), game.count(1, r1)
-    events = game.ask(1, r1)
+    game.ask(1, r1)
     size_after = len(game.hand(0))
     book = had + gets == 4
     agree(size_after, 5 + gets - (4 if book else 0), "Q01.M1 (a)")
@@ -306,7 +306,7 @@ def q01_m2(seed: int):
                f"Count the lines \"... gives ...\": {gives}."),
         number("(b) How many cards left the ocean during the excerpt?", draws,
                f"Every draw, lucky or not, takes one card: {draws} lines say a card was drawn."),
-        choice(f"(c) After the last line, what does every player know?",
+        choice("(c) After the last line, what does every player know?",
                f"{asker} holds at least one of the {ranks_word(rank)}, and {target} held none at that moment.",
                {f"{asker} holds none of the {ranks_word(rank)}.": "You may only ask for a rank you hold.",
                 f"{target} holds at least one of the {ranks_word(rank)}.": "\"Go Fish!\" says the opposite.",
@@ -319,7 +319,7 @@ def q01_m2(seed: int):
 
 def q01_4(shape: tuple, players: int):
     ranks = ["5", "9", "J", "K"][:len(shape)]
-    hand = " ".join(r for r, c in zip(ranks, shape) for _ in range(c))
+    hand = " ".join(r for r, c in zip(ranks, shape, strict=True) for _ in range(c))
     rules = Rules.preset("family" if players == 2 else "pond")
     size = rules.deal_size(players)
     assert len(hand.split()) == size

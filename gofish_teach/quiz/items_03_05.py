@@ -86,7 +86,7 @@ def q03_3(held: int, books: int, sizes: tuple, north_too: bool):
     stem = (f"Four players, `pond` rules, later in a game. You hold {mine}; books of "
             + " and ".join(ranks_word(b) for b in booked) + f" are on the table. West holds {west} cards, North "
             f"{north} and East {east}; the ocean holds {ocean}."
-            + (f" Earlier North said \"Go Fish!\" to an ask for 9s, and has drawn no card and been given no 9 since."
+            + (" Earlier North said \"Go Fish!\" to an ask for 9s, and has drawn no card and been given no 9 since."
                if north_too else "")
             + " You ask West for 9s: \"Go Fish!\"")
     return stem, [number(
@@ -248,8 +248,8 @@ def q04_m2(players: int, held: int):
     rank = "8"
     U, u, n = 47, 4 - held, 5
     sizes = {q: 5 for q in range(1, players)}
-    prior = Facts(hand=_hand(rank, held, 5), hand_sizes={1: 5, 2: 5}, books_laid=False)
-    after = Facts(hand=_hand(rank, held, 5), hand_sizes={1: 5, 2: 5}, lacks={1: [rank]}, books_laid=False)
+    prior = Facts(hand=_hand(rank, held, 5), hand_sizes=sizes, books_laid=False)
+    after = Facts(hand=_hand(rank, held, 5), hand_sizes=sizes, lacks={1: [rank]}, books_laid=False)
     p_h = prior.p_holds(2, rank)
     p_e = 1 - prior.p_holds(1, rank)
     p_h_e = after.p_holds(2, rank)
@@ -440,7 +440,7 @@ def q05_m3(seed: int):
     happened = [rng.random() < (float(s) - 0.08 if seed % 2 else float(s) + 0.08) for s in stated]
     mean = sum(stated) / len(stated)
     frac_happened = Fraction(sum(happened), len(happened))
-    table = "\n".join(f"- stated {float(s):.2f}: {'there' if h else 'not there'}" for s, h in zip(stated, happened))
+    table = "\n".join(f"- stated {float(s):.2f}: {'there' if h else 'not there'}" for s, h in zip(stated, happened, strict=True))
     over = frac_happened < mean
     return ("Ten answers of a forecaster that fall in the calibration bin from 0.2 to 0.4 (the stated probability "
             "that a card is in a hand, and whether it was):\n\n" + table, [
@@ -467,16 +467,16 @@ def q05_m4(forecasts_a: tuple, forecasts_b: tuple, outcomes: tuple, truth: str, 
     fa = [Fraction(x) for x in forecasts_a]
     fb = [Fraction(x) for x in forecasts_b]
     o = list(outcomes)
-    brier_a = sum((f - y) ** 2 for f, y in zip(fa, o)) / len(o)
-    brier_b = sum((f - y) ** 2 for f, y in zip(fb, o)) / len(o)
-    diffs = [(b - y) ** 2 - (a - y) ** 2 for a, b, y in zip(fa, fb, o)]
+    brier_a = sum((f - y) ** 2 for f, y in zip(fa, o, strict=True)) / len(o)
+    brier_b = sum((f - y) ** 2 for f, y in zip(fb, o, strict=True)) / len(o)
+    diffs = [(b - y) ** 2 - (a - y) ** 2 for a, b, y in zip(fa, fb, o, strict=True)]
     agree(sum(diffs) / len(diffs), brier_b - brier_a, "Q05.M4 paired")
     p, q = Fraction(truth), Fraction(said)
     expected = p * (1 - q) ** 2 + (1 - p) * q ** 2
     best = p * (1 - p) ** 2 + (1 - p) * p ** 2
     agree(min(p * (1 - Fraction(k, 100)) ** 2 + (1 - p) * Fraction(k, 100) ** 2 for k in range(101)), best, "proper")
     rows = "\n".join(f"- question {i + 1}: A says {float(a):.1f}, B says {float(b):.1f}; it "
-                     f"{'happened' if y else 'did not happen'}" for i, (a, b, y) in enumerate(zip(fa, fb, o)))
+                     f"{'happened' if y else 'did not happen'}" for i, (a, b, y) in enumerate(zip(fa, fb, o, strict=True)))
     return ("Two forecasters answer the same questions:\n\n" + rows, [
         number("(a) What is A's Brier score? Exact value.", brier_a,
                f"The mean of $(p - o)^2$: ${tex_frac(brier_a)} = {float(brier_a):.4f}$. Lower is better."),

@@ -34,24 +34,24 @@ def q09_m1(prior: str, first: tuple, second: tuple):
     """Two asks, three strategies: the posterior after each."""
     p = [Fraction(x) for x in prior.split()]
     l1, l2 = [Fraction(x) for x in first], [Fraction(x) for x in second]
-    after1 = [a * b for a, b in zip(p, l1)]
+    after1 = [a * b for a, b in zip(p, l1, strict=True)]
     after1 = [x / sum(after1) for x in after1]
-    after2 = [a * b for a, b in zip(after1, l2)]
+    after2 = [a * b for a, b in zip(after1, l2, strict=True)]
     after2 = [x / sum(after2) for x in after2]
-    both = [a * b * c for a, b, c in zip(p, l1, l2)]  # a second way: both likelihoods at once
+    both = [a * b * c for a, b, c in zip(p, l1, l2, strict=True)]  # a second way: both likelihoods at once
     agree(after2[1], both[1] / sum(both), "Q09.M1")
     names = ["random", "memory", "most_held"]
-    table = "; ".join(f"`{n}` {x}" for n, x in zip(names, prior.split()))
+    table = "; ".join(f"`{n}` {x}" for n, x in zip(names, prior.split(), strict=True))
     return (f"Your prior over West's strategy: {table}. The probability that each strategy makes West's first ask "
-            f"is {', '.join(f'{n} {x}' for n, x in zip(names, first))}; its second ask, "
-            f"{', '.join(f'{n} {x}' for n, x in zip(names, second))}.", [
+            f"is {', '.join(f'{n} {x}' for n, x in zip(names, first, strict=True))}; its second ask, "
+            f"{', '.join(f'{n} {x}' for n, x in zip(names, second, strict=True))}.", [
                 number("(a) What is the probability that West plays `memory` after the first ask?", after1[1],
                        f"Prior times likelihood, scaled to add up to 1: "
-                       f"${tex_frac(p[1] * l1[1])} / ({' + '.join(tex_frac(a * b) for a, b in zip(p, l1))}) "
+                       f"${tex_frac(p[1] * l1[1])} / ({' + '.join(tex_frac(a * b) for a, b in zip(p, l1, strict=True))}) "
                        f"= {tex_frac(after1[1])}$.", decimals=4),
                 number("(b) And after the second ask?", after2[1],
                        f"The posterior after the first ask is the prior of the second: "
-                       f"${tex_frac(after1[1] * l2[1])} / ({' + '.join(tex_frac(a * b) for a, b in zip(after1, l2))}) "
+                       f"${tex_frac(after1[1] * l2[1])} / ({' + '.join(tex_frac(a * b) for a, b in zip(after1, l2, strict=True))}) "
                        f"= {tex_frac(after2[1])}$ (the same as multiplying both likelihoods into the first prior).",
                        decimals=4),
                 choice("(c) Which strategy is now the most likely?", names[max(range(3), key=lambda k: after2[k])],
@@ -61,7 +61,7 @@ def q09_m1(prior: str, first: tuple, second: tuple):
                             "the largest after any number of asks")
                         for n in names + ["none: two asks are not enough to say"]
                         if n != names[max(range(3), key=lambda k: after2[k])]},
-                       "Posteriors after two asks: " + ", ".join(f"`{n}` ${tex_frac(x)}$" for n, x in zip(names, after2))
+                       "Posteriors after two asks: " + ", ".join(f"`{n}` ${tex_frac(x)}$" for n, x in zip(names, after2, strict=True))
                        + "."),
             ])
 

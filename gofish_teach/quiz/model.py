@@ -190,7 +190,7 @@ def make_version(items, seed: int, number: int) -> Version:
     slots = [(i, j) for i, q in enumerate(questions) for j, p in enumerate(q.parts) if p.kind == "choice"]
     letters = [k % len(LETTERS) for k in range(len(slots))]
     random.Random(f"{seed}|{number}|letters").shuffle(letters)
-    where = dict(zip(slots, letters))
+    where = dict(zip(slots, letters, strict=True))
     out = []
     for i, q in enumerate(questions):
         parts = []

@@ -15,7 +15,7 @@ from xml.sax.saxutils import escape
 
 from .bank import bank_variants
 from .markup import html, span
-from .model import LETTERS, Part, Question
+from .model import Part, Question
 
 ROOT = "$course$/top/Go Fish quiz bank"
 

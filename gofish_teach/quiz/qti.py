@@ -120,20 +120,20 @@ def item_xml(question: Question, index: int, ident: str) -> ET.Element:
     parts = question.parts
     text = html(question.stem, "mathjax")
     if len(parts) > 1:
-        labels, body = [], [text]
-        for b, part in zip(BLANKS, parts):
+        body = [text]
+        for b, part in zip(BLANKS, parts, strict=False):
             body.append(f"<p>{span(part.prompt, 'mathjax')}</p>")
             if part.kind == "choice":
                 body.append("<ul>" + "".join(f"<li>{LETTERS[i]}. {span(c.text, 'mathjax')}</li>"
                                              for i, c in enumerate(part.choices)) + "</ul>")
             body.append(f"<p>Answer ({'a letter' if part.kind == 'choice' else 'a fraction or a decimal'}): [{b}]</p>")
         _meta(el, {"question_type": "fill_in_multiple_blanks_question", "points_possible": str(len(parts)),
-                   "original_answer_ids": ",".join(f"{ident}_{b}{k}" for b, p in zip(BLANKS, parts)
+                   "original_answer_ids": ",".join(f"{ident}_{b}{k}" for b, p in zip(BLANKS, parts, strict=False)
                                                    for k in range(len(accepted(p)))),
                    "assessment_question_identifierref": f"{ident}_ref"})
         presentation = _sub(el, "presentation")
         _material(presentation, "".join(body))
-        for b, part in zip(BLANKS, parts):
+        for b, part in zip(BLANKS, parts, strict=False):
             lid = _sub(presentation, "response_lid", ident=f"response_{b}")
             _sub(_sub(lid, "material"), "mattext", b)
             choices = _sub(lid, "render_choice")
@@ -142,7 +142,7 @@ def item_xml(question: Question, index: int, ident: str) -> ET.Element:
                 _material(label, form)
         proc = _outcomes(el)
         share = f"{100 / len(parts):.2f}"
-        for b, part in zip(BLANKS, parts):
+        for b, part in zip(BLANKS, parts, strict=False):
             for k in range(len(accepted(part))):
                 cond = ET.Element("conditionvar")
                 _sub(cond, "varequal", f"{ident}_{b}{k}", respident=f"response_{b}")
@@ -159,7 +159,7 @@ def item_xml(question: Question, index: int, ident: str) -> ET.Element:
         presentation = _sub(el, "presentation")
         _material(presentation, text)
         choices = _sub(_sub(presentation, "response_lid", ident="response1", rcardinality="Single"), "render_choice")
-        for cid, c in zip(ids, part.choices):
+        for cid, c in zip(ids, part.choices, strict=True):
             _material(_sub(choices, "response_label", ident=cid), span(c.text, "mathjax"))
         proc = _outcomes(el)
         other = ET.Element("conditionvar")
@@ -167,7 +167,7 @@ def item_xml(question: Question, index: int, ident: str) -> ET.Element:
         cond = _sub(proc, "respcondition", continue_="Yes")
         cond.append(other)
         _sub(cond, "displayfeedback", feedbacktype="Response", linkrefid="general_fb")
-        for cid, c in zip(ids, part.choices):
+        for cid, c in zip(ids, part.choices, strict=True):
             if not c.correct:
                 fb = _sub(proc, "respcondition", continue_="Yes")
                 _sub(_sub(fb, "conditionvar"), "varequal", cid, respident="response1")
@@ -176,7 +176,7 @@ def item_xml(question: Question, index: int, ident: str) -> ET.Element:
         _sub(right, "varequal", ids[part.right], respident="response1")
         _score(proc, right, "100")
         _feedback(el, "general_fb", html(part.explain, "mathjax"))
-        for cid, c in zip(ids, part.choices):
+        for cid, c in zip(ids, part.choices, strict=True):
             if not c.correct:
                 _feedback(el, f"{cid}_fb", html(c.why, "mathjax"))
         return el

@@ -72,7 +72,7 @@ def text_table(header, rows, right=()) -> str:
     """Columns padded to line up; those in ``right`` (numbers) aligned right."""
     cells = [list(map(str, header))] + [list(map(str, r)) for r in rows]
     widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
-    return "\n".join("  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip()
+    return "\n".join("  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))).rstrip()
                      for row in cells)
 
 

@@ -30,7 +30,6 @@ On screen, the interactive Table appears here: a game of Go Fish against bots, p
 """
 from __future__ import annotations
 
-import argparse
 import html
 import json
 import re

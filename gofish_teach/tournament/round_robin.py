@@ -104,7 +104,7 @@ def find_entries(folder, notes: list | None = None) -> list[Entrant]:
             continue
         entrants.append(Entrant(path.stem, "learner", path.absolute(), source=source))
     kept = []
-    for e, (shown, why) in zip(entrants, trust.distinct_names([e.name for e in entrants], _builtin_label)):
+    for e, (shown, why) in zip(entrants, trust.distinct_names([e.name for e in entrants], _builtin_label), strict=True):
         if why:
             notes.append(f'skipped "{e.path.name}": {why}; rename it to enter it')
         else:

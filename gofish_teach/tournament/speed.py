@@ -43,7 +43,7 @@ def tournament_bench(entries: int = 30, players: int = 4, games: int = 5, max_ta
                                 sandbox=sandbox, jobs=jobs)
         seconds = time.monotonic() - start
         after = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
-    used = [(a.ru_utime + a.ru_stime) - (b.ru_utime + b.ru_stime) for a, b in zip(after, before)]
+    used = [(a.ru_utime + a.ru_stime) - (b.ru_utime + b.ru_stime) for a, b in zip(after, before, strict=True)]
     used[1] += forkserver.CPU_SECONDS - forked_before  # the fork server and the entries it forked
     board = result.leaderboard()
     return {"seconds": seconds, "tables": len(result.tables), "games": len(result.tables) * games,

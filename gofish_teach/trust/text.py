@@ -59,10 +59,10 @@ def distinct_names(names, reserved=None) -> list[tuple[str, str]]:
     names = list(names)
     shown = [normalise_name(name) for name in names]
     alike: dict[str, list] = {}
-    for name, text in zip(names, shown):
+    for name, text in zip(names, shown, strict=True):
         alike.setdefault(text, []).append(name)
     out = []
-    for name, text in zip(names, shown):
+    for name, text in zip(names, shown, strict=True):
         why = reserved(text) if reserved is not None and text else ""
         if not text:
             out.append(("", "it is empty once invisible characters and spaces at the edges are removed"))

@@ -210,9 +210,9 @@ def lab_actions(games: int = 200) -> dict[str, list[float]]:
         times.setdefault(action, []).append(time.perf_counter() - start)
 
     for rules in ("family", "pond", "classic"):
-        timed("rules", lambda: setattr(lab.rules, "value", rules))
+        timed("rules", lambda rules=rules: setattr(lab.rules, "value", rules))
     for n in (3, 4, 2, 4):
-        timed("players", lambda: setattr(lab.players, "value", n))
+        timed("players", lambda n=n: setattr(lab.players, "value", n))
     timed("compare", lambda: setattr(lab.compare, "value", False))
     timed("compare", lambda: setattr(lab.compare, "value", True))
     timed(f"run ({games} games, 2 lineups)", lab.run.click)
@@ -274,7 +274,7 @@ def _bench_table(quick: bool) -> list[str]:
                 for action, t in learner_actions(games=1, seed=g, opponents=opponents, knowledge=knowledge,
                                                  one_by_one=one_by_one, clock=time.process_time).items():
                     times[one_by_one].setdefault(action, []).extend(t)
-        for one_by_one, label in modes.items():
+        for one_by_one in modes:
             for action in sorted(times[one_by_one], key=lambda a: (order.get(a.split(" (")[0], 0), a)):
                 t = np.array(times[one_by_one][action]) * 1e3
                 if len(t):

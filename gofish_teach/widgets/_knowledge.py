@@ -38,10 +38,10 @@ def color(p: float) -> str:
     ('rgb(247,252,240)', 'rgb(8,64,129)')
     """
     p = min(max(p, 0.0), 1.0)
-    for (a, ca), (b, cb) in zip(_STOPS, _STOPS[1:]):
+    for (a, ca), (b, cb) in zip(_STOPS, _STOPS[1:], strict=False):
         if p <= b:
             t = (p - a) / (b - a)
-            return "rgb(" + ",".join(str(round(x + t * (y - x))) for x, y in zip(ca, cb)) + ")"
+            return "rgb(" + ",".join(str(round(x + t * (y - x))) for x, y in zip(ca, cb, strict=True)) + ")"
     return "rgb(8,64,129)"
 
 

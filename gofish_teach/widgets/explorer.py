@@ -243,7 +243,7 @@ class Explorer(Placeheld, w.VBox):
             return "<small>Not the textbook case (the whole-book rule, or what they did, conditions the deal): " \
                    "no hypergeometric formula, but the count above is exact.</small>"
         p = dist.sf(self.at_least.value - 1) if about == "hand" else dist.mean() / max(dist.args[2], 1)
-        kw = ", ".join(f"{k}={v}" for k, v in zip("MnN", dist.args))
+        kw = ", ".join(f"{k}={v}" for k, v in zip("MnN", dist.args, strict=True))
         return f"<small>Textbook case: <code>scipy.stats.hypergeom({kw})</code> gives {p:.5f}.</small>"
 
     # ------------------------------------------------------------------ the plot and the simulation

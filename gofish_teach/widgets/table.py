@@ -48,7 +48,7 @@ from typing import Sequence
 import ipywidgets as widgets
 
 from ..cards import SUITS, name, plural
-from ..events import Book, Draw, GameOver, GoFish, Give
+from ..events import Book, Draw, Give
 from ..game import IllegalMove
 from ..match import Match, Rebuilt
 from ..rules import Rules
@@ -545,7 +545,7 @@ class Table(Placeheld, widgets.VBox):
 
         self.log_lines = [say(e, names, me) for e in view.events]
         self.log_view.value = _cards.log_html([(line, _cards.kind(e), _cards.involves(e, me))
-                                          for line, e in zip(self.log_lines, view.events)], self._mark)
+                                          for line, e in zip(self.log_lines, view.events, strict=True)], self._mark)
         self._render_knowledge(view, my_turn)
         self.who.render(view, names)
 

@@ -80,19 +80,19 @@ def posterior_probability_reference(prior, likelihood_ratio):
 
 def bayes_table_reference(prior, likelihood):
     """Posterior of each hypothesis: prior * likelihood, normalised."""
-    joint = [Fraction(p) * Fraction(lk) for p, lk in zip(prior, likelihood)]
+    joint = [Fraction(p) * Fraction(lk) for p, lk in zip(prior, likelihood, strict=True)]
     total = sum(joint)
     return [j / total for j in joint]
 
 
 def brier_score_reference(probs, outcomes):
     """Mean of (p - outcome)^2, outcomes counted as 1 or 0."""
-    return sum((Fraction(p) - int(o)) ** 2 for p, o in zip(probs, outcomes)) / len(probs)
+    return sum((Fraction(p) - int(o)) ** 2 for p, o in zip(probs, outcomes, strict=True)) / len(probs)
 
 
 def calibration_bin_reference(probs, outcomes, low, high):
     """[mean stated, observed fraction] of the answers with low <= p < high; None if there are none."""
-    here = [(Fraction(p), int(o)) for p, o in zip(probs, outcomes) if Fraction(low) <= Fraction(p) < Fraction(high)]
+    here = [(Fraction(p), int(o)) for p, o in zip(probs, outcomes, strict=True) if Fraction(low) <= Fraction(p) < Fraction(high)]
     if not here:
         return None
     return [sum(p for p, _ in here) / len(here), Fraction(sum(o for _, o in here), len(here))]
@@ -156,7 +156,7 @@ def posterior_over_strategies_reference(prior, likelihoods):
     """The posterior over the strategies after the asks: the prior times each ask's likelihood, scaled to add up to 1."""
     weights = [Fraction(p) for p in prior]
     for ask in likelihoods:
-        weights = [w * Fraction(x) for w, x in zip(weights, ask)]
+        weights = [w * Fraction(x) for w, x in zip(weights, ask, strict=True)]
     total = sum(weights)
     return [w / total for w in weights]
 
