@@ -34,8 +34,6 @@ from pathlib import Path
 import numpy as np
 
 import gofish_teach
-from gofish_teach.game import Game
-from gofish_teach.rules import Rules
 
 # The goals of the later issues, each section in its own module (they print after the side-by-side table).
 from benchmarks.bench_bestplay import bench_bestplay
@@ -44,6 +42,8 @@ from benchmarks.bench_opponents import bench_opponents
 from benchmarks.bench_search import bench_search
 from benchmarks.bench_tables import bench_exact_tables, count_cost, table_goals, table_times  # noqa: F401
 from benchmarks.bench_tournament import bench_tournament
+from gofish_teach.game import Game
+from gofish_teach.rules import Rules
 
 #: The repository's root (this file is benchmarks/bench.py in it): ``python -m benchmarks.bench`` runs from here.
 REPOSITORY = str(Path(__file__).resolve().parents[1])

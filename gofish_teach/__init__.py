@@ -6,15 +6,15 @@
 (0, 32)
 """
 from .cards import ALL_RANKS, SUITS, Card, make_deck, plural, ranks_for
-from .events import Ask, Book, Deal, Draw, Event, GameOver, GoFish, Give, Skip, Turn
+from .events import Ask, Book, Deal, Draw, Event, GameOver, Give, GoFish, Skip, Turn
 from .game import Game, IllegalMove
 from .rules import PRESETS, Rules
-from .view import View
 
 # Eager, not lazy: once ``gofish_teach.simulate`` (the module) is imported anywhere, Python sets it
 # as this package's attribute, and a lazy ``simulate`` would then be the module, not the function.
 from .simulate import simulate
 from .strategies import get_strategy, greedy, known_holdings, memory, most_held, pick, play_out, random, seat_rng
+from .view import View
 
 #: The public face for lessons, keys and users: what a notebook imports comes from here, or from
 #: ``gofish_teach.widgets``, ``gofish_teach.probability``, ``gofish_teach.stats`` (and, for the

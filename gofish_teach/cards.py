@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import enum
 import functools
-
 from typing import NamedTuple
 
 #: Every rank label of a full deck, in deck order (Ace low).

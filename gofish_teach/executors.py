@@ -32,7 +32,6 @@ from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, w
 
 from .strategies import strategy_name
 
-
 #: Seconds past ``time_limit`` the parent waits before it kills a worker whose decision goes on.
 DEADLINE_GRACE = 1.0
 #: Seconds a run on a Dask cluster waits with no worker connected to the scheduler before it

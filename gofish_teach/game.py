@@ -31,10 +31,11 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .asks import IllegalMove, InvalidAsk, legal_asks, parse_ask, why_illegal  # noqa: F401 (InvalidAsk: importable here too)
-from .asks import is_whole as _is_whole, shown_value
-from .cards import SUITS, Card, deck_set, make_deck, normalize_rank, parse_suit, plural
-from .events import Ask, Book, Deal, Draw, Event, GameOver, GoFish, Give, Reason, Skip, Source, Turn
+# InvalidAsk is imported to be importable from here too.
+from .asks import IllegalMove, InvalidAsk, legal_asks, parse_ask, shown_value, why_illegal  # noqa: F401
+from .asks import is_whole as _is_whole
+from .cards import SUITS, Card, deck_set, make_deck, normalize_rank
+from .events import Ask, Book, Deal, Draw, Event, GameOver, Give, GoFish, Reason, Skip, Source, Turn
 from .record import Record
 from .rules import PRESETS, EmptyHand, End, Rules
 from .view import BLOCK, View

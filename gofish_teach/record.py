@@ -37,7 +37,7 @@ from types import MappingProxyType
 from typing import Iterable, Iterator, Mapping, NamedTuple
 
 from .cards import Card
-from .events import Ask, Book, Deal, Draw, GameOver, GoFish, Give, Source, Turn
+from .events import Ask, Book, Deal, Draw, GameOver, Give, GoFish, Source, Turn
 
 
 # ---------------------------------------------------------------------- operations

@@ -244,8 +244,8 @@ class Rules(_Options):
             f"{self.name}: {self.n_ranks} ranks, {self.min_players}-{self.max_players} players",
             "deal: " + (f"{self.hand_size} cards each" if self.hand_size else
                         ", ".join(f"{c} cards for {p}+ players" for p, c in self.deal)),
-            f"empty hand: {EMPTY_HAND_RULES[self.empty_hand]}",
-            f"end: {END_RULES[self.end]}",
+            f"empty hand: {EMPTY_HAND_RULES[EmptyHand(self.empty_hand)]}",
+            f"end: {END_RULES[End(self.end)]}",
         ]
         if self.book_draw_again:
             lines.append("a draw that completes a book gives another ask")

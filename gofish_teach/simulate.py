@@ -48,20 +48,33 @@ from typing import Sequence
 
 import numpy as np
 
+from . import executors
 from .cards import SUITS, Card, ordered_deck
 from .events import Ask, Draw, Give
+
+# The executors (simulate's own pool, a Dask cluster, any executor) live in executors, with their
+# settings and errors; every name stays importable from here too. A setting is changed there
+# (executors.NO_WORKER_SECONDS), where it is read: the copy here is only its name.
+from .executors import (  # noqa: F401 (importable from here too)
+    DEADLINE_GRACE,
+    NO_WORKER_SECONDS,
+    SCHEDULER_SECONDS,
+    Deadlines,
+    DecisionAlarm,
+    DecisionTimeout,
+    NoWorkers,
+    OutOfTime,
+    as_finished,
+    dask_client,
+    kill_pool,
+    worker_start,
+)
+from .executors import as_executor as _executor
+
 # What this module shares with the compiled fast path is in its plain-Python part (fast.spec), so
 # that the fast path need not import this module (which calls it), nor this one load numba to ask
 # whether the fast path plays a run; every name stays importable from here too.
 from .fast import CARDS_PER_RANK, FAST_STRATEGIES, MAX_ASKS, fast_path_plays, too_long_message  # noqa: F401
-from . import executors
-# The executors (simulate's own pool, a Dask cluster, any executor) live in executors, with their
-# settings and errors; every name stays importable from here too. A setting is changed there
-# (executors.NO_WORKER_SECONDS), where it is read: the copy here is only its name.
-from .executors import (Deadlines, DecisionAlarm, OutOfTime, as_finished, dask_client, kill_pool,  # noqa: F401
-                        worker_start)
-from .executors import DEADLINE_GRACE, NO_WORKER_SECONDS, SCHEDULER_SECONDS, DecisionTimeout, NoWorkers  # noqa: F401
-from .executors import as_executor as _executor
 from .game import Game
 from .rules import Rules
 from .strategies import GameTooLong, get_strategy, play_out, seat_rng, seat_rngs, strategy_name

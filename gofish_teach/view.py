@@ -27,7 +27,6 @@ from .cards import SUITS, Card
 from .events import Event
 from .record import Record
 
-
 #: Public events are shared with views in frozen blocks of this many, and the events after the
 #: last full block as a chain of pairs ``(..., ((None, e0), e1), ..., e_last)``: a view takes
 #: the whole log so far by holding the tuple of blocks and the last pair, both immutable and

@@ -15,8 +15,17 @@ from pathlib import Path
 
 import pytest
 
-from test_browser import (ACTION_MS, CHROMIUM_ARGS, HOW_TO_GET_ONE, KIT, ROOT, START_SECONDS, _browser_path,
-                          _free_port, _shut_down_kernels)
+from test_browser import (
+    ACTION_MS,
+    CHROMIUM_ARGS,
+    HOW_TO_GET_ONE,
+    KIT,
+    ROOT,
+    START_SECONDS,
+    _browser_path,
+    _free_port,
+    _shut_down_kernels,
+)
 
 
 # ---------------------------------------------------------------------- the tournament's key

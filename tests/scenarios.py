@@ -14,7 +14,6 @@ import pytest
 from gofish_teach import Card, Game, IllegalMove, Rules
 from gofish_teach.cards import make_deck, ranks_for
 
-
 #: A 5-rank game (hands, ocean) that ends 1, 2, 2 under ``pond`` or ``bicycle`` after ``TIED_ASKS``: seat 0
 #: fishes 5♥ for 2s; seat 1 takes it, fishes 5♠ (lucky: a book of 5s), sits out with no cards; seat 2 takes
 #: seat 0's 2s for the last book.

@@ -22,8 +22,8 @@ import time
 
 import pytest
 
-from test_first_kept import ran_before
 from test_browser import RUN_SECONDS, _shut_down_kernels, open_notebook, run_command, save, wait_idle
+from test_first_kept import ran_before
 
 pytestmark = pytest.mark.slow
 

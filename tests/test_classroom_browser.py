@@ -20,11 +20,11 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from classroom_serving import run
-from test_browser import broken_images, unnamed_controls
 
+from classroom_serving import run
 from gofish_teach import Game
 from gofish_teach.classroom.client import open_tables
+from test_browser import broken_images, unnamed_controls
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))

@@ -18,9 +18,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from test_readme_commands import shown_commands
 
 from gofish_teach.__main__ import main
+from test_readme_commands import shown_commands
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Run inside the namespace beside the README's line: wait for the address, fetch the page, join a table's

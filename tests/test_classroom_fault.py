@@ -17,8 +17,8 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from classroom_serving import Loop, run
 
+from classroom_serving import Loop, run
 from gofish_teach.classroom.client import HostError, SeatClient, autoplay, open_tables
 
 ROOT = Path(__file__).resolve().parents[1]

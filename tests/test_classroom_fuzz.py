@@ -15,8 +15,8 @@ import random
 
 import numpy as np
 import pytest
-from classroom_serving import FAST, run, serving
 
+from classroom_serving import FAST, run, serving
 from gofish_teach.classroom.client import HostError, SeatClient, autoplay, socket_url
 from gofish_teach.classroom.host import TRIES
 from gofish_teach.classroom.server import BURST, FLOOD, HARD_LIMIT

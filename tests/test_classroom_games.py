@@ -14,8 +14,8 @@ from importlib import resources
 
 import numpy as np
 import pytest
-from classroom_serving import FAST, run, serving
 
+from classroom_serving import FAST, run, serving
 from gofish_teach.__main__ import main
 from gofish_teach.classroom import load_games
 from gofish_teach.classroom.client import SeatClient, autoplay

@@ -19,8 +19,8 @@ import re
 
 import numpy as np
 import pytest
-from classroom_serving import FAST, run, serving
 
+from classroom_serving import FAST, run, serving
 from gofish_teach import Ask, Card, Game
 from gofish_teach.classroom.client import SeatClient, autoplay
 from gofish_teach.classroom.host import Host

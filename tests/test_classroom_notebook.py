@@ -11,8 +11,8 @@ import asyncio
 import re
 
 import numpy as np
-from classroom_serving import FAST, run, serving
 
+from classroom_serving import FAST, run, serving
 from gofish_teach.classroom import RemoteTable, join
 from gofish_teach.classroom.client import SeatClient, autoplay
 

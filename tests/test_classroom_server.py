@@ -12,9 +12,9 @@ import json
 
 import numpy as np
 import pytest
-from classroom_serving import FAST, run, serving
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
 
+from classroom_serving import FAST, run, serving
 from gofish_teach import Game
 from gofish_teach.classroom.client import HostError, SeatClient, autoplay
 from gofish_teach.classroom.table import ClassTable

@@ -9,6 +9,7 @@ tests slower.
 """
 from __future__ import annotations
 
+import importlib
 import io
 import os
 import re
@@ -26,11 +27,10 @@ from distributed import Client
 
 from gofish_teach import __main__ as cli
 from gofish_teach import executors
-import importlib
 
 simulate_module = importlib.import_module("gofish_teach.simulate")  # the module (the package's `simulate` is the function)
-from gofish_teach.tournament import run_tournament
 from gofish_teach.simulate import NoWorkers, simulate
+from gofish_teach.tournament import run_tournament
 
 ROOT = Path(__file__).resolve().parents[1]
 DASK = Path(sys.executable).parent / "dask"

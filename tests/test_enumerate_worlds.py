@@ -12,7 +12,6 @@ from enumerate_worlds import _SET_UP, copy_game, stage_counts
 from gofish_teach import Game, Rules
 from gofish_teach.record import Record
 
-
 TINY = Rules.preset("pond").replace(n_ranks=2, hand_size=1)  # four Aces and four 2s, one card each
 
 

@@ -16,9 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gofish_teach import Ask, Game, GoFish, Give, IllegalMove, Rules
-from gofish_teach.exercises import EXERCISES, check, get_exercise, load_key, run_check
-from gofish_teach.exercises import build, sandbox
+from gofish_teach import Ask, Game, Give, GoFish, IllegalMove, Rules
+from gofish_teach.exercises import EXERCISES, build, check, get_exercise, load_key, run_check, sandbox
 from gofish_teach.exercises.strategy import SMALL_POND, play_capstone_game, random_asker
 from gofish_teach.probability import Facts
 

@@ -7,13 +7,12 @@ over every preset, 2-6 players, and the variants it supports (see ``PLAN``).
 """
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
 
 import numpy as np
 import pytest
-
-import importlib
 
 from gofish_teach import Game, Rules, fast
 from gofish_teach.fast import engine, pcg64
@@ -22,8 +21,8 @@ from gofish_teach.fast import spec as fast_spec
 simulate = importlib.import_module("gofish_teach.simulate")  # the module (the package's `simulate` is the function)
 from gofish_teach.events import Draw, Give, GoFish
 from gofish_teach.fast import play_games, supports
-from gofish_teach.strategies import GameTooLong
 from gofish_teach.simulate import SEATS, deck_cards, play_game_readable
+from gofish_teach.strategies import GameTooLong
 
 LINEUPS = (  # by seat; cut to the player count
     ("memory", "random", "random", "random", "random", "random"),

@@ -23,9 +23,8 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
-from gofish_teach.teacher import first_answers
 from gofish_teach.__main__ import main
-from gofish_teach.teacher import copy_course
+from gofish_teach.teacher import copy_course, first_answers
 from gofish_teach.widgets import _first
 from gofish_teach.widgets import question as qmod
 from gofish_teach.widgets.question import Question

@@ -4,8 +4,7 @@ import json
 import numpy as np
 import pytest
 
-from gofish_teach import (Ask, Book, Card, Deal, Draw, Game, GameOver, GoFish, Give, IllegalMove, Rules, Skip,
-                          Turn, View)
+from gofish_teach import Ask, Book, Card, Deal, Draw, Game, GameOver, Give, GoFish, IllegalMove, Rules, Skip, Turn, View
 from scenarios import LAST_CARD, assert_illegal, new_game, play, snapshot
 
 HANDS = ["7♣ 7♦ 2♣ 3♣ 4♣", "7♥ 8♦ 9♦ 10♦ J♦", "8♥ 9♥ 10♥ J♥ Q♥"]

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from gofish_teach.exercises import EXERCISES, get_exercise, load_key
 from gofish_teach import trust
+from gofish_teach.exercises import EXERCISES, get_exercise, load_key
 from gofish_teach.grade import grade
 from pasted_install import PASTED_INSTALL
 

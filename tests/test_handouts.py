@@ -17,7 +17,16 @@ import nbformat
 import pytest
 
 from gofish_teach.teacher.course import notebooks
-from gofish_teach.teacher.handouts import HIDE_INPUT, WIDGET, _exporter, for_paper, handout_html, lesson_question, pdf_name, title
+from gofish_teach.teacher.handouts import (
+    HIDE_INPUT,
+    WIDGET,
+    _exporter,
+    for_paper,
+    handout_html,
+    lesson_question,
+    pdf_name,
+    title,
+)
 from gofish_teach.widgets.question_bank import read_source
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import gofish_teach.game as game_module
-from gofish_teach import Game, IllegalMove, PRESETS, Rules
+from gofish_teach import PRESETS, Game, IllegalMove, Rules
 from gofish_teach.game import MAX_SAVE_CHARS, MAX_SAVE_DEPTH
 from scenarios import assert_illegal, new_game, snapshot
 

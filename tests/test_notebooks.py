@@ -154,8 +154,8 @@ def test_lesson_is_saved_without_churn(path):
     """Opening and saving a lesson in JupyterLab must not change it for git: no run timings,
     no widget state (its model ids are random), the kernel's own display name, and
     nbformat's JSON layout. ``make notebooks`` executes them that way."""
-    from jupyter_client.kernelspec import KernelSpecManager
     import nbformat
+    from jupyter_client.kernelspec import KernelSpecManager
 
     text = path.read_text(encoding="utf-8")
     nb = json.loads(text)

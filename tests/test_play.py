@@ -19,9 +19,9 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from test_browser import BOTS_PLAYING, RUN_SECONDS, START_SECONDS, _free_port
 
 from gofish_teach.teacher.voila_page import notebook, voila_command
+from test_browser import BOTS_PLAYING, RUN_SECONDS, START_SECONDS, _free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 ADDRESS = re.compile(r"https?://\S+:\d+/\S*")

@@ -249,7 +249,7 @@ def strategies_differences(played: Played, rules: Rules | None = None) -> list:
     game = play_out(Game(rules or played.rules, len(played.lineup), deck=played.deck), list(played.lineup),
                     [seat_rng(s) for s in played.seeds])
     written = [(t, r) if s is None else (t, r, s) for _, t, r, s in played.moves]
-    return [(k, a, b) for k, (a, b) in enumerate(zip(written, game.moves)) if a != b][:1] + \
+    return [(k, a, b) for k, (a, b) in enumerate(zip(written, game.moves, strict=False)) if a != b][:1] + \
         ([("asks", len(written), game.n_asks)] if len(written) != game.n_asks else [])
 
 
@@ -264,7 +264,7 @@ def compiled_differences(played: Played, rules: Rules | None = None) -> list:
     out = play_games(list(played.lineup), rules, deck, np.array([played.seeds]), moves=True)
     made = [tuple(map(int, row)) for row in out["moves"][0]]
     written = [(p, t, index[r]) for p, t, r, _ in played.moves]
-    wrong = [(k, a, b) for k, (a, b) in enumerate(zip(written, made)) if a != b][:1]
+    wrong = [(k, a, b) for k, (a, b) in enumerate(zip(written, made, strict=False)) if a != b][:1]
     if len(made) != len(written):
         wrong.append(("asks", len(written), len(made)))
     if tuple(out["books"][0].tolist()) != played.books:
@@ -301,7 +301,7 @@ def model_differences(played: Played, rules: Rules | None = None) -> list:
         fits = []
         for prob, world, (obs0, obs1) in outcomes:
             taken, ok = 0, True
-            for e0, e1 in list(zip(obs0, obs1))[skip:]:
+            for e0, e1 in list(zip(obs0, obs1, strict=False))[skip:]:
                 if e0[0] == "D":  # the drawer sees its cards: a seat's own events show them
                     ok = ok and (e0 if e0[1] == 0 else e1)[3] == counts(ocean[taken:taken + e0[2]])
                     taken += e0[2]
@@ -327,7 +327,7 @@ def model_differences(played: Played, rules: Rules | None = None) -> list:
 
     world = follow(model.dealt(counts(played.deck[0:2 * size:2]), counts(played.deck[1:2 * size:2])), skip=2)
     wrong = [("deal", d) for d in [matches(world, played.positions[0])] if d]
-    for k, ((seat, target, rank, _), at) in enumerate(zip(played.moves, played.positions[1:]), 1):
+    for k, ((seat, target, rank, _), at) in enumerate(zip(played.moves, played.positions[1:], strict=False), 1):
         if wrong:
             break
         if world.over or seat != world.turn or target != 1 - seat or index[rank] not in model.asks(world):
@@ -368,13 +368,13 @@ def test_the_readable_engine_replays_it(name, k, played):
 
 
 @pytest.mark.parametrize("name, k, played", [p for p in PLAYED if not p[2].rules.specific_card],
-                         ids=[i for i, p in zip(IDS, PLAYED) if not p[2].rules.specific_card])
+                         ids=[i for i, p in zip(IDS, PLAYED, strict=True) if not p[2].rules.specific_card])
 def test_the_compiled_engine_replays_it(name, k, played):
     assert not compiled_differences(played), compiled_differences(played)
 
 
 @pytest.mark.parametrize("name, k, played", [p for p in PLAYED if modelled(p[2])],
-                         ids=[i for i, p in zip(IDS, PLAYED) if modelled(p[2])])
+                         ids=[i for i, p in zip(IDS, PLAYED, strict=True) if modelled(p[2])])
 def test_the_solvers_model_replays_it(name, k, played):
     assert not model_differences(played), model_differences(played)
 
@@ -398,7 +398,7 @@ def test_the_games_show_every_kind_of_event_draw_and_end():
              **{reason: f"Game over ({reason})." for reason in Reason}, **kinds}
     missing = [what for what, words in shown.items() if not any(words in e for e in events)]
     assert not missing, missing
-    assert any("from the ocean." in e and "lays down a book" in after for e, after in zip(events, events[1:]))
+    assert any("from the ocean." in e and "lays down a book" in after for e, after in zip(events, events[1:], strict=False))
     rules = {p.rules for _, _, p in PLAYED}
     assert {r.empty_hand for r in rules} == {"new_hand", "draw_one_play", "draw_one_pass"}
     assert {r.end for r in rules} == {"all_books", "empty_hand_and_ocean", "ocean_empty"}

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from gofish_teach import Game, Rules
-from gofish_teach.strategies import random as random_ask
 from gofish_teach.probability import Facts, NotExact, Table, exact, posterior
 from gofish_teach.strategies import play_out
+from gofish_teach.strategies import random as random_ask
 
 
 def some_views(preset="pond", n_players=3, seed=0, every=4):

@@ -235,6 +235,7 @@ def _brute(hand, sizes, n_ranks, known=None, lacks=None, at_most=None, at_least=
     when it fits the facts: {place: {rank: Counter(count: placements)}}, and the total."""
     from collections import Counter
     from itertools import combinations
+
     from gofish_teach.cards import ranks_for
     ranks = ranks_for(n_ranks)
     mine = hand.split()

@@ -7,9 +7,9 @@ import pytest
 
 from gofish_teach import Game, Rules
 from gofish_teach.probability import Facts, exact, posterior
+from gofish_teach.probability.history import read
 from gofish_teach.probability.modular import PRIMES
 from gofish_teach.probability.montecarlo import estimate
-from gofish_teach.probability.history import read
 from gofish_teach.probability.pools import F_MASK, FIELD, M_MASK, MAX_RANKS, Cases
 
 ALL = (True,) * MAX_RANKS
@@ -103,6 +103,7 @@ def test_a_count_in_another_thread_waits_for_the_one_running_and_both_are_exact(
     (were it not held back, it would start within the half second given), and each answer is the one
     counted alone."""
     import threading
+
     from gofish_teach.strategies import random as random_ask
 
     game, rng = Game(Rules.preset("pond"), 5, seed=1), np.random.default_rng(1)

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from gofish_teach import Game, Rules
-from gofish_teach.strategies import random as random_ask
 from gofish_teach.probability import NotExact, exact, posterior
-from gofish_teach.probability.history import read
 from gofish_teach.probability.gibbs import gibbs_chains
+from gofish_teach.probability.history import read
 from gofish_teach.probability.montecarlo import estimate, sample_hands
+from gofish_teach.strategies import random as random_ask
 
 
 def positions(preset: str, n_players: int, seed: int, every: int, until: int):

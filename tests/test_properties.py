@@ -15,7 +15,8 @@ from types import MappingProxyType
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 
 from gofish_teach import PRESETS, SUITS, Ask, Book, Card, Deal, Draw, Game, GameOver, Give, Rules, View
 from scenarios import assert_illegal, snapshot

@@ -220,7 +220,7 @@ def test_reveal_waits_for_the_answer_then_saves_it(fresh, capsys):
     assert reveal("L00-queen-chance")["L00-queen-chance"]["answer"] == "C"
     with pytest.raises(NotAnsweredYet, match="run the cell of the question above and answer it,\nthen choose Run >"):
         reveal("L00-queen-chance", "L00-random-seats")  # only one of the two waits, and its widget is not shown
-    Question("Same seats?", choices=PACKED["L00-random-seats"]["choices"], id="L00-random-seats").widget  # now it is
+    assert Question("Same seats?", choices=PACKED["L00-random-seats"]["choices"], id="L00-random-seats").widget  # now it is
     with pytest.raises(NotAnsweredYet, match="^Predict first: answer the question above,\nthen choose Run >"):
         reveal("L00-queen-chance", "L00-random-seats")
     assert str(stopped.value).isascii(), "a symbol a machine's fonts may lack"
@@ -237,7 +237,7 @@ def test_reveal_shows_nothing_of_the_result_before_the_answer_and_the_prose_afte
     bank["L00-queen-chance"]["prose"] = [prose, "Most guesses are too high."]
     monkeypatch.setattr(question_bank, "load", lambda: bank)
     shell = InteractiveShell.instance()
-    fresh.widget  # the question is shown
+    assert fresh.widget  # the question is shown
     try:
         with capture_output() as before:
             shell.run_cell('from gofish_teach.widgets import reveal\nreveal("L00-queen-chance")')

@@ -26,8 +26,7 @@ from gofish_teach.quiz.model import LETTERS
 from gofish_teach.quiz.moodle import moodle_xml
 from gofish_teach.quiz.paper import key_html, learner_html
 from gofish_teach.quiz.qti import QTI_NS, accepted, qti_zip
-from test_teacher_kit import (cells, guide_questions, lesson_files, needs_course_numbering, source,
-                              try_it_prompts)
+from test_teacher_kit import cells, guide_questions, lesson_files, needs_course_numbering, source, try_it_prompts
 
 SEED, VERSIONS = 11, 3
 

@@ -11,7 +11,7 @@ import numpy as np
 from gofish_teach import Game, Rules
 from gofish_teach.events import Draw, Turn
 from gofish_teach.probability import history
-from gofish_teach.record import (Asked, Booked, Dealt, Drew, Gave, Got, Lacks, Record, Settled, fished_for)
+from gofish_teach.record import Asked, Booked, Dealt, Drew, Gave, Got, Lacks, Record, Settled, fished_for
 from gofish_teach.strategies import random as random_ask
 
 POND = Rules.preset("pond")

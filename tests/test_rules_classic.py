@@ -5,7 +5,7 @@ stacked with ``scenarios.new_game``: each seat's dealt hand, then the top of the
 """
 import pytest
 
-from gofish_teach import Ask, Book, Card, Draw, Game, GameOver, GoFish, Give, Rules, Turn
+from gofish_teach import Ask, Book, Card, Draw, Game, GameOver, Give, GoFish, Rules, Turn
 from gofish_teach.cards import ALL_RANKS, make_deck
 from scenarios import LAST_CARD, assert_illegal, new_game, play
 

@@ -8,7 +8,7 @@ specific-card asks, teams, small decks (``n_ranks``) and ``hand_size``; bad opti
 import numpy as np
 import pytest
 
-from gofish_teach import PRESETS, Ask, Book, Card, Draw, Game, GameOver, GoFish, Give, Rules, Turn
+from gofish_teach import PRESETS, Ask, Book, Card, Draw, Game, GameOver, Give, GoFish, Rules, Turn
 from gofish_teach.cards import ALL_RANKS, make_deck
 from scenarios import LAST_CARD, assert_illegal, new_game, play, stacked
 

@@ -5,7 +5,7 @@ stacked with ``scenarios.new_game``: each seat's dealt hand, then the top of the
 """
 import pytest
 
-from gofish_teach import Ask, Book, Card, Deal, Draw, Game, GameOver, GoFish, Give, Rules, Turn
+from gofish_teach import Ask, Book, Card, Deal, Draw, Game, GameOver, Give, GoFish, Rules, Turn
 from gofish_teach.cards import ALL_RANKS, make_deck
 from scenarios import assert_illegal, cards, new_game, play, show
 

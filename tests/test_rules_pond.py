@@ -5,7 +5,7 @@ stacked with ``scenarios.new_game``: each seat's dealt hand, then the top of the
 """
 import pytest
 
-from gofish_teach import Ask, Book, Card, Draw, Game, GameOver, GoFish, Give, Rules, Skip, Turn
+from gofish_teach import Ask, Book, Card, Draw, Game, GameOver, Give, GoFish, Rules, Skip, Turn
 from gofish_teach.cards import ALL_RANKS, make_deck
 from scenarios import TIED, TIED_ASKS, TIED_OPTIONS, assert_illegal, new_game, play
 

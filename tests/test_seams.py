@@ -216,7 +216,7 @@ def bare_words(source: str, values: set[str]):
         if not isinstance(node, ast.Compare):
             continue
         sides = [node.left, *node.comparators]
-        for op, left, right in zip(node.ops, sides, sides[1:]):
+        for op, left, right in zip(node.ops, sides, sides[1:], strict=False):
             if isinstance(op, (ast.Eq, ast.NotEq)):
                 hit = [s for s in strings(left) + strings(right) if s in values]
             elif isinstance(op, (ast.In, ast.NotIn)):

@@ -1,4 +1,5 @@
 """Tournaments: seat rotation, common decks, reproducibility on any executor, bad input."""
+import importlib
 import os
 import re
 import subprocess
@@ -12,12 +13,19 @@ import pytest
 
 import gofish_teach.fast as fast
 from gofish_teach.fast import engine as fast_engine
-import importlib
 
 simulate_module = importlib.import_module("gofish_teach.simulate")  # the module (the package's `simulate` is the function)
 from gofish_teach import Game, IllegalMove, Rules
-from gofish_teach.simulate import (BLOCK, MAX_GAMES, SEATS, DecisionTimeout, GameTooLong, game_inputs,
-                                   play_game_readable, simulate)
+from gofish_teach.simulate import (
+    BLOCK,
+    MAX_GAMES,
+    SEATS,
+    DecisionTimeout,
+    GameTooLong,
+    game_inputs,
+    play_game_readable,
+    simulate,
+)
 
 FIELDS = ("winners", "books", "asks", "first", "offset", "seat_entry")
 

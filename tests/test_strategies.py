@@ -15,8 +15,20 @@ from hypothesis import strategies as st
 
 from gofish_teach import Game, IllegalMove, Rules, View
 from gofish_teach.probability import posterior
-from gofish_teach.strategies import (STRATEGIES, get_strategy, greedy, known_holdings, memory, most_held, pick,
-                                     play_out, random, seat_rng, seat_rngs, strategy_name)
+from gofish_teach.strategies import (
+    STRATEGIES,
+    get_strategy,
+    greedy,
+    known_holdings,
+    memory,
+    most_held,
+    pick,
+    play_out,
+    random,
+    seat_rng,
+    seat_rngs,
+    strategy_name,
+)
 
 POND = Rules.preset("pond")
 

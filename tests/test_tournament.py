@@ -10,8 +10,7 @@ import numpy as np
 import pytest
 
 from gofish_teach import tournament
-from gofish_teach.tournament import (Forfeit, hidden_rng, load_entry, run_tournament, save_strategy,
-                                     schedule)
+from gofish_teach.tournament import Forfeit, hidden_rng, load_entry, run_tournament, save_strategy, schedule
 
 ENTRIES = {
     "good": """
@@ -228,8 +227,8 @@ def test_every_argument_of_the_python_api_is_checked_and_named(tmp_path, kwargs,
 
 
 def test_require_without_bwrap_is_a_one_line_message(tmp_path, capsys, monkeypatch):
-    from gofish_teach.trust import jail
     from gofish_teach.__main__ import main
+    from gofish_teach.trust import jail
 
     monkeypatch.setenv("GOFISH_BWRAP", "")
     monkeypatch.setattr(jail.shutil, "which", lambda name: None)
@@ -253,8 +252,8 @@ def test_jobs_and_a_scheduler_are_not_given_together(tmp_path, capsys):
 def test_a_table_sent_to_a_machine_without_bwrap_names_it(monkeypatch):
     import socket
 
-    from gofish_teach.trust import jail
     from gofish_teach.rules import Rules
+    from gofish_teach.trust import jail
 
     monkeypatch.setenv("GOFISH_BWRAP", "")
     monkeypatch.setattr(jail.shutil, "which", lambda name: None)

@@ -11,8 +11,7 @@ import textwrap
 
 import pytest
 
-from gofish_teach.tournament import forkserver
-from gofish_teach.tournament import seat
+from gofish_teach.tournament import forkserver, seat
 from gofish_teach.tournament.seat import Forfeit, LearnerPlayer
 
 PROBE = '''

@@ -299,9 +299,9 @@ def test_an_entry_that_hoards_memory_threads_or_zombies_forfeits_at_its_limit(tm
     memfd, threads, zombies = seen.peak["memfd"], seen.peak["threads"], seen.peak["zombies"]
     if path == "cgroups":
         assert "it reached its memory limit of 256 MB" in reasons["memfd"], reasons
-        assert f"processes and threads at once (zombies included)" in reasons["threads"], reasons
-        assert f"processes and threads at once (zombies included)" in reasons["zombies"], reasons
-        assert f"forfeited (memory)" in run.stdout
+        assert "processes and threads at once (zombies included)" in reasons["threads"], reasons
+        assert "processes and threads at once (zombies included)" in reasons["zombies"], reasons
+        assert "forfeited (memory)" in run.stdout
         assert 64 << 20 < memfd["memfd_one"] <= 256 << 20, seen
         assert 32 < threads["tasks_one"] <= trust.TASKS and threads["tasks"] <= 2 * trust.TASKS, seen
         assert 8 < zombies["tasks"] <= 2 * trust.TASKS, seen

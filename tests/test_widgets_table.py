@@ -11,8 +11,7 @@ import pytest
 from gofish_teach import GameOver, Rules, probability
 from gofish_teach.probability import Facts, posterior
 from gofish_teach.strategies import greedy
-from gofish_teach.widgets import Table
-from gofish_teach.widgets import _knowledge
+from gofish_teach.widgets import Table, _knowledge
 from gofish_teach.widgets._bench import HandLoop
 from gofish_teach.widgets._knowledge import greedy_ranking, while_counting
 from gofish_teach.widgets._words import say

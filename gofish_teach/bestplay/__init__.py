@@ -29,17 +29,17 @@
 """
 from __future__ import annotations
 
-from .contract import GameModel
-from .policy import BestResponse, EquilibriumPolicy
 from .cfr import Equilibrium, exploitability_of
-from .lp import sequence_form
-from .tree import Tree
-from .search import SearchBot
-from .likelihood import HYPOTHESES, exact_likelihoods, likelihoods
-from .opponents import OpponentModel
-from .modelbot import OpponentModelBot
-from .solve import MAX_OCEAN, MAX_OCEAN_5, MAX_RANKS, Result, Solver, best_response, both_seats, check_size
 from .command import add_command
+from .contract import GameModel
+from .likelihood import HYPOTHESES, exact_likelihoods, likelihoods
+from .lp import sequence_form
+from .modelbot import OpponentModelBot
+from .opponents import OpponentModel
+from .policy import BestResponse, EquilibriumPolicy
+from .search import SearchBot
+from .solve import MAX_OCEAN, MAX_OCEAN_5, MAX_RANKS, Result, Solver, best_response, both_seats, check_size
+from .tree import Tree
 
 __all__ = ["BestResponse", "Solver", "Result", "best_response", "both_seats", "check_size", "MAX_RANKS", "MAX_OCEAN",
            "MAX_OCEAN_5", "bench",

@@ -31,8 +31,8 @@ import argparse
 import resource
 
 from ..rules import PRESETS, Rules
-from .solve import MAX_OCEAN, MAX_OCEAN_5, MAX_RANKS, both_seats
 from .cfr import METHODS
+from .solve import MAX_OCEAN, MAX_OCEAN_5, MAX_RANKS, both_seats
 
 AGAINST = ("random", "memory", "most_held")
 

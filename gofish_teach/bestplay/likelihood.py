@@ -47,7 +47,7 @@ from math import comb
 import numpy as np
 
 from ..cards import SUITS
-from ..events import Ask, Book, Draw, GoFish, Give
+from ..events import Ask, Book, Draw, Give, GoFish
 from ..record import Record
 
 _DECK = len(SUITS)  # cards of each rank

@@ -383,7 +383,7 @@ def observe(events, rules) -> list[tuple]:
     >>> observe(game.view(1).events, game.rules)
     [(('D', 0, 2, None), ('D', 1, 2, (2, 0, 0))), (('A', 0, 0), ('G', 2))]
     """
-    from ..events import Ask, Book, Deal, Draw, GoFish, Give, Skip
+    from ..events import Ask, Book, Deal, Draw, Give, GoFish, Skip
 
     index = {r: i for i, r in enumerate(rules.ranks)}
     n = len(index)

@@ -54,7 +54,7 @@ from numbers import Real
 import numpy as np
 
 from ..cards import SUITS
-from ..events import Ask, Book, Deal, Draw, GoFish, Give
+from ..events import Ask, Book, Deal, Draw, Give, GoFish
 from ..probability import NoStart, draw_hidden_hands, whole
 from ..record import fished_for
 from .likelihood import HYPOTHESES, Public, any_ask, ask_likelihoods

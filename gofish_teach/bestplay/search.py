@@ -45,8 +45,19 @@ from numbers import Real
 import numpy as np
 from numba import njit
 
-from ..fast import (CARDS_PER_RANK, FAST_STRATEGIES, MAX_ASKS, STATE_SIZE, TOO_LONG, WORK_SIZE, play_on, rule_codes,
-                    seed_state, shares, strategy_codes)
+from ..fast import (
+    CARDS_PER_RANK,
+    FAST_STRATEGIES,
+    MAX_ASKS,
+    STATE_SIZE,
+    TOO_LONG,
+    WORK_SIZE,
+    play_on,
+    rule_codes,
+    seed_state,
+    shares,
+    strategy_codes,
+)
 from ..probability import NoStart, draw_hidden_hands, whole
 from ..strategies import memory
 

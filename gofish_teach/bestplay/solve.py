@@ -330,7 +330,7 @@ class Solver:
             for world, p in _items(belief):
                 held = self.model.asks(self.worlds[world])
                 if rank in held:
-                    for qn, qd, child, obs in self._step(world, rank):
+                    for qn, _qd, child, obs in self._step(world, rank):
                         if obs == oid:
                             weights[child] = weights.get(child, 0) + p * qn * (common // len(held))
         if not weights:

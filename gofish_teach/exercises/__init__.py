@@ -27,12 +27,13 @@ from __future__ import annotations
 
 from .chances import P_HOLDS, P_LUCKY
 from .checking import SEALED, Case, Exercise, Report, check, run_check, seal
+from .game_logic import BOOKS, DEAL, GAME_OVER, GIVE, LEGAL_ASKS, NEXT_ASKER
 from .inline import INLINE
 from .key import KeyMissing
 from .key import load as load_key
-from .plain import decode as decode_plain, encode as encode_plain
+from .plain import decode as decode_plain
+from .plain import encode as encode_plain
 from .sandbox import call as call_in_child
-from .game_logic import BOOKS, DEAL, GAME_OVER, GIVE, LEGAL_ASKS, NEXT_ASKER
 from .strategy import ASK_WHO_ASKED, CAPSTONE, EXPERIMENT, SMALL_POND, biggest_pile, lowest_rank, random_asker
 from .strategy_posterior import POSTERIOR_AFTER_ASK
 

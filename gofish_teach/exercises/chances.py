@@ -19,7 +19,6 @@ from ..cards import ALL_RANKS
 from .checking import Case, Exercise
 from .game_logic import deck_strings, rank, show_cards
 
-
 # --------------------------------------------------------------------------- 07 P(lucky draw)
 
 

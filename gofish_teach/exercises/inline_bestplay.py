@@ -12,7 +12,6 @@ from fractions import Fraction
 from .chances import ExactNumber, ExactProbability
 from .inline import inline, whole
 
-
 # --------------------------------------------------------------------------- lesson 08
 _SHARES = [Fraction(0), Fraction(1, 2), Fraction(1), Fraction(1, 3), Fraction(2, 3), Fraction(1, 4), Fraction(3, 4)]
 

@@ -10,7 +10,6 @@ from fractions import Fraction
 from .chances import ExactNumber
 from .inline import inline, or_none, whole
 
-
 # --------------------------------------------------------------------------- lesson 10
 MaybeExact = or_none(ExactNumber, none="there is no answer here: return None", some="return a Fraction, not None")
 

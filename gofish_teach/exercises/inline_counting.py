@@ -5,7 +5,7 @@ import math
 from fractions import Fraction
 
 from .chances import ExactNumber, ExactProbability
-from .inline import ExactList, RANK_NAMES, inline, whole
+from .inline import RANK_NAMES, ExactList, inline, whole
 
 
 # --------------------------------------------------------------------------- lesson 00

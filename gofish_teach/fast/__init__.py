@@ -18,8 +18,17 @@ loads numba.
 from __future__ import annotations
 
 from ..faces import lazy_face
-from .spec import (CARDS_PER_RANK, FAST_STRATEGIES, MAX_ASKS, TOO_LONG, RuleCodes, fast_path_plays, rule_codes,
-                   strategy_codes, too_long_message)
+from .spec import (
+                   CARDS_PER_RANK,
+                   FAST_STRATEGIES,
+                   MAX_ASKS,
+                   TOO_LONG,
+                   RuleCodes,
+                   fast_path_plays,
+                   rule_codes,
+                   strategy_codes,
+                   too_long_message,
+)
 
 __all__, __getattr__, __dir__ = lazy_face(globals(), {
     "engine": ("play_games", "supports", "play_on", "shares"),

@@ -60,9 +60,23 @@ from numba import njit
 from ..rules import Rules
 from ..strategies import GameTooLong
 from .pcg64 import STATE_SIZE, WORK_SIZE, as_seeds, next_double, seed_state
-from .spec import (CARDS_PER_RANK, DRAW_ONE_PLAY, EMPTY_HAND_AND_OCEAN, FAST_STRATEGIES, MAX_ASKS, MEMORY,
-                   NEW_HAND, NO_PARTNER, OCEAN_EMPTY, RANDOM, TOO_LONG, fast_path_plays, rule_codes, strategy_codes,
-                   too_long_message)
+from .spec import (
+    CARDS_PER_RANK,
+    DRAW_ONE_PLAY,
+    EMPTY_HAND_AND_OCEAN,
+    FAST_STRATEGIES,
+    MAX_ASKS,
+    MEMORY,
+    NEW_HAND,
+    NO_PARTNER,
+    OCEAN_EMPTY,
+    RANDOM,
+    TOO_LONG,
+    fast_path_plays,
+    rule_codes,
+    strategy_codes,
+    too_long_message,
+)
 
 #: Asks a game the record of asks (``moves=True``) first has room for: most games need fewer;
 #: if they need more, the batch is played again with room for every ask.

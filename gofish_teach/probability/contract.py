@@ -30,8 +30,8 @@ from math import prod
 import numpy as np
 from numba import njit
 
-from .modular import MAX_SUM_TERMS, STACKED as _STACKED, crt, enough, falling, matmul_mod, reduce_each, reduce_into
-
+from .modular import MAX_SUM_TERMS, crt, enough, falling, matmul_mod, reduce_each, reduce_into
+from .modular import STACKED as _STACKED
 
 #: Most bytes of the left-to-right sweep's partial steps a count keeps for the counts by rank
 #: (:func:`_left_sweep`), which otherwise make them again: up to a sixth of a six-player count.

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from math import lgamma, log
 
 import numpy as np
-
 from threadpoolctl import ThreadpoolController
 
 from .caches import COUNTING, MEMORY, Memory, Recent  # noqa: F401  (importable from here too)
-from .contract import cheapest_seating as _cheapest, count_worlds, work
+from .contract import cheapest_seating as _cheapest
+from .contract import count_worlds, work
 from .graded import TooManyStates, count_worlds_graded, feasible_share, grades
 from .hands import Hand
 from .history import Story, read  # noqa: F401  (read: for the examples)

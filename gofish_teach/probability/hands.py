@@ -39,7 +39,10 @@ from numba import njit
 
 from ..cards import SUITS
 from .modular import crt, matmul_mod
-from .pools import COMB as _WAYS, BITS, FIELD as _FIELD, M_MASK as _LEFT_MASK
+from .pools import BITS
+from .pools import COMB as _WAYS
+from .pools import FIELD as _FIELD
+from .pools import M_MASK as _LEFT_MASK
 
 _DECK = len(SUITS)  # cards of each rank
 _LEFT_BITS = _LEFT_MASK.bit_length()  # a need's pooled cards left, below its known counts

@@ -50,8 +50,18 @@ from dataclasses import dataclass, field
 
 from ..cards import SUITS
 from ..events import Reason
-from ..record import Asked, Booked, Dealt, Drew, Gave, Got, Lacks, Record, Settled
-from ..record import fished_for  # noqa: F401  (facts and montecarlo import it from here)
+from ..record import (
+    Asked,
+    Booked,
+    Dealt,
+    Drew,
+    Gave,
+    Got,
+    Lacks,
+    Record,
+    Settled,
+    fished_for,  # noqa: F401  (facts and montecarlo import it from here)
+)
 from ..rules import End
 from .modular import log2_multinomial
 

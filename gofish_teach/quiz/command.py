@@ -24,7 +24,6 @@ import csv
 from pathlib import Path
 
 
-
 def _lessons(text: str | None):
     if text is None:
         return None

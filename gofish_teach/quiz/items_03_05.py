@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations
 from math import comb
 

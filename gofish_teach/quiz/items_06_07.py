@@ -1,15 +1,15 @@
 """Quiz items for lessons 06 (testing a strategy) and 07 (variants and game length)."""
 from __future__ import annotations
 
-from functools import lru_cache
 from fractions import Fraction
+from functools import lru_cache
 from math import ceil, comb, sqrt
 
 from scipy import stats as sps
 
 from ..probability import Facts
 from ..rules import Rules
-from ..stats import verdict, ShareRow, wilson_interval, win_share
+from ..stats import ShareRow, verdict, wilson_interval, win_share
 from .common import dec, hands_of_shape, shapes, tex_frac, words
 from .model import Item, agree, choice, number, short
 

@@ -17,9 +17,9 @@ Fraction(7, 1)
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import lru_cache
 from typing import Callable
 
 KINDS = ("choice", "number", "short")

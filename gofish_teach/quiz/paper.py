@@ -16,7 +16,8 @@ import tempfile
 from html import escape
 from pathlib import Path
 
-from .markup import html as md, span
+from .markup import html as md
+from .markup import span
 from .model import LETTERS, Part, Question, Version
 
 CSS = """

@@ -12,8 +12,20 @@ when a plot is first asked for). Lessons, keys and the rest of the package impor
 from __future__ import annotations
 
 from ..faces import lazy_face
-from .measures import (GameLength, PairedTest, ShareRow, Verdict, WinShare, cluster_bootstrap_ratio, game_length,
-                       paired_test, text_table, verdict, wilson_interval, win_share)
+from .measures import (
+                       GameLength,
+                       PairedTest,
+                       ShareRow,
+                       Verdict,
+                       WinShare,
+                       cluster_bootstrap_ratio,
+                       game_length,
+                       paired_test,
+                       text_table,
+                       verdict,
+                       wilson_interval,
+                       win_share,
+)
 
 # The plots of these results (matplotlib) are part of this face, loaded when first asked for.
 __all__, __getattr__, __dir__ = lazy_face(globals(), {"plots": ("plot_win_share", "plot_game_length")})

@@ -19,7 +19,6 @@ import numpy as np
 
 from .measures import WinShare, win_share
 
-
 #: Line styles for several runs in one picture: solid, dashed, dotted, dash-dot, then dash patterns.
 LINESTYLES = ("-", "--", ":", "-.", (0, (5, 1, 1, 1, 1, 1)), (0, (1, 3)))
 

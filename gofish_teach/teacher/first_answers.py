@@ -238,7 +238,7 @@ def histograms(rows: list[Row], folder: Path) -> list[Path]:
         with literal_charts():
             fig, ax = plt.subplots(figsize=(max(4, 0.6 * len(labels) + 2), 3))
             bars = ax.bar(range(len(labels)), heights, color="#0072B2", edgecolor="black")
-            for bar, label in zip(bars, labels):
+            for bar, label in zip(bars, labels, strict=True):
                 if label in right:
                     bar.set_hatch("//")
                     bar.set_color("#E69F00")

@@ -5,8 +5,7 @@ import os
 import sys
 
 from .. import trust
-from .round_robin import (BUILTINS, MAX_TABLES, MEMORY_MB, TIME_LIMIT, Stopped, plan_tournament,
-                          play_tournament)
+from .round_robin import BUILTINS, MAX_TABLES, MEMORY_MB, TIME_LIMIT, Stopped, plan_tournament, play_tournament
 from .secret import read_seed, write_seed
 
 #: Where the run's secret seed is kept unless ``--seed-file`` says: beside the plot.

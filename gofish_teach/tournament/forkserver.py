@@ -501,6 +501,7 @@ def _warm() -> None:
     import numpy.random  # noqa: F401
 
     import gofish_teach  # noqa: F401
+
     from .. import strategies, trust  # noqa: F401
     from . import entry, wire  # noqa: F401
 

@@ -14,7 +14,6 @@ in the package's docstring (:mod:`gofish_teach.tournament`).
 from __future__ import annotations
 
 import importlib
-
 import itertools
 import math
 import numbers
@@ -27,9 +26,9 @@ from pathlib import Path
 import numpy as np
 
 from .. import trust
-from . import forkserver
 from ..executors import as_executor, as_finished
 from ..rules import Rules
+from . import forkserver
 from .secret import BITS, tournament_secret
 from .table import IDLE_ASKS, MAX_ASKS, STOP, Interrupted, play_table
 

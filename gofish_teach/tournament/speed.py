@@ -29,8 +29,7 @@ RANDOM_ENTRY = ("def strategy(view, rng):\n"
 def tournament_bench(entries: int = 30, players: int = 4, games: int = 5, max_tables: int = 200, seed: int = 3,
                      sandbox: str = "require", jobs: int | None = None) -> dict:
     """Play the measured tournament once; its figures as a dict (see the module's docstring)."""
-    from . import forkserver
-    from . import run_tournament
+    from . import forkserver, run_tournament
 
     with tempfile.TemporaryDirectory(prefix="gofish-bench-") as folder:
         for k in range(entries):

@@ -31,17 +31,39 @@ False
 """
 from __future__ import annotations
 
-from .child import (TASKS, WATCH_SECONDS, Budget, Closed, Deadline, LineReader, Reply, Stopped, Watch, children,
-                    children_of_task, finish, folder_used, held, interrupt, interrupted, kill_group, limit_memory,
-                    limit_self, read_all, resume, running, start, write_all)
-from .files import NotPlain, copy_plain, read_plain, walk_plain
-from .files import kind as file_kind
 from .cgroup import Group
 from .cgroup import available as cgroups_available
-from .jail import HIDDEN, INPUTS, MODES, PRIVATE, WORK, SandboxUnavailable, bwrap_path, package_dir
+from .child import (
+                    TASKS,
+                    WATCH_SECONDS,
+                    Budget,
+                    Closed,
+                    Deadline,
+                    LineReader,
+                    Reply,
+                    Stopped,
+                    Watch,
+                    children,
+                    children_of_task,
+                    finish,
+                    folder_used,
+                    held,
+                    interrupt,
+                    interrupted,
+                    kill_group,
+                    limit_memory,
+                    limit_self,
+                    read_all,
+                    resume,
+                    running,
+                    start,
+                    write_all,
+)
+from .files import NotPlain, copy_plain, read_plain, walk_plain
+from .files import kind as file_kind
+from .jail import HIDDEN, INPUTS, MODES, PRIVATE, WORK, SandboxUnavailable, bwrap_path, hidden_folders, package_dir
 from .jail import command as sandbox_command
 from .jail import hide as hide_answers
-from .jail import hidden_folders
 from .jail import resolve as resolve_sandbox
 from .seccomp import FALLBACK_FILES
 from .seccomp import program as seccomp_program

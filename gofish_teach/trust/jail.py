@@ -49,7 +49,6 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-import tempfile
 import threading
 from pathlib import Path
 

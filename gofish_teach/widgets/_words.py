@@ -19,7 +19,7 @@ person's own doings read better in the second person, so those are written here.
 from __future__ import annotations
 
 from ..cards import name, plural
-from ..events import Ask, Book, Deal, Draw, GameOver, GoFish, Give, Skip, Source, Turn
+from ..events import Ask, Book, Deal, Draw, GameOver, Give, GoFish, Skip, Source, Turn
 from ..rules import PRESETS, Rules
 
 _NUMBERS = ("no", "one", "two", "three", "four")

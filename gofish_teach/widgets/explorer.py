@@ -35,8 +35,17 @@ from matplotlib.figure import Figure
 from ..cards import name, plural
 from ..rules import Rules
 from ..stats import wilson_interval
-from ._panes import (Placeheld, message_html, one_blas_thread, png, read_whole, settle_libraries, short_error,
-                     show_png, stable_model_id)
+from ._panes import (
+    Placeheld,
+    message_html,
+    one_blas_thread,
+    png,
+    read_whole,
+    settle_libraries,
+    short_error,
+    show_png,
+    stable_model_id,
+)
 from ._slider import Slider
 from .scenario import Scenario
 

@@ -62,6 +62,7 @@ from ._table_play import TablePlay
 from ._words import a_card, cards_word, count_of, default_names, read_seed, rules_code, say
 from ._words import books as _books
 
+
 def _deck_words(rules) -> str:
     """The deck, for the table's header, when it is not the full 52: `` · a deck of 12 cards (A, 2, 3)``.
 

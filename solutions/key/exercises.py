@@ -36,7 +36,7 @@ from math import comb
 import numpy as np
 
 from gofish_teach.cards import ALL_RANKS
-from gofish_teach.events import Ask, GoFish, Give
+from gofish_teach.events import Ask, Give, GoFish
 from gofish_teach.exercises.game_logic import rank
 from gofish_teach.exercises.strategy import SMALL_POND, position_case
 from gofish_teach.game import Game
