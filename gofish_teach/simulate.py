@@ -458,7 +458,7 @@ def simulate(lineup: Sequence, rules, games: int, seed: int | None = 0, *, n_pla
     books = np.zeros((games, n), np.int16)
     asks = np.zeros(games, np.int32)
     n_fast = 0
-    bar = _progress_bar(games, progress if isinstance(progress, str) else "games") if progress else _NoBar()
+    bar = progress_bar(games, progress if isinstance(progress, str) else "games") if progress else NoBar()
     start = time.perf_counter()
     try:
         if here:
@@ -595,14 +595,14 @@ def _in_notebook() -> bool:
     return type(shell).__name__ == "ZMQInteractiveShell"
 
 
-def _progress_bar(total, label: str = "games"):
+def progress_bar(total, label: str = "games"):
     # tqdm.auto: a widget bar in a notebook, a text bar on a terminal.
     from tqdm.auto import tqdm
 
     return tqdm(total=total, unit="game", desc=label)
 
 
-class _NoBar:
+class NoBar:
     def update(self, n):
         pass
 

@@ -190,7 +190,7 @@ def test_a_client_or_any_executor_else_a_clear_error(client):
 
 def test_the_progress_bar_advances_as_the_clusters_chunks_finish(client, monkeypatch):
     bar = Bar()
-    monkeypatch.setattr(simulate_module, "_progress_bar", lambda total, label="games": bar)
+    monkeypatch.setattr(simulate_module, "progress_bar", lambda total, label="games": bar)
     res = simulate(["memory", "random"], "pond", 300, seed=2, executor=client, progress=True, fast=False)
     assert res.games == 300 and bar.updates == [100] * 3  # one step per chunk of the readable engine
 
@@ -322,7 +322,7 @@ def test_a_worker_lost_mid_tournament_changes_no_record(cluster, client, entries
     client.wait_for_workers(workers + 1, timeout=START_SECONDS)
     killed = []
     bar = Bar(kill_a_busy_worker(cluster, client, killed))
-    monkeypatch.setattr(simulate_module, "_progress_bar", lambda total, label="games": bar)
+    monkeypatch.setattr(simulate_module, "progress_bar", lambda total, label="games": bar)
     result = run_tournament(entries, "pond", **OPTIONS, executor=client, progress=True)
     assert killed, "no worker was busy when the first table came back"
     assert bar.updates == [2] * len(result.tables)  # the bar advances a table (2 games) at a time
@@ -337,7 +337,7 @@ def test_a_worker_lost_mid_run_changes_no_game(cluster, client, monkeypatch):
     here = simulate(lineup, "pond", 600, seed=5, workers=1, fast=False)
     killed = []
     bar = Bar(kill_a_busy_worker(cluster, client, killed))
-    monkeypatch.setattr(simulate_module, "_progress_bar", lambda total, label="games": bar)
+    monkeypatch.setattr(simulate_module, "progress_bar", lambda total, label="games": bar)
     res = simulate(lineup, "pond", 600, seed=5, executor=client, progress=True, fast=False)
     assert killed and sum(bar.updates) == 600
     assert same_games(res, here)

@@ -24,19 +24,12 @@ import pytest
 
 from test_wings import imports, modules
 
-EXERCISES = "exercises/ is being edited on another branch: its checks' helpers get public names after it merges"
-TOURNAMENT = "tournament/ is being edited on another branch: simulate's progress bar gets a public name after it merges"
 #: Uses of private names across modules that stay for now: (module, what it uses) -> why. (45 when
-#: this test came; the others got public names: gibbs' sampler, the solver's next belief, the
-#: tree's observations, the executors' pool, the deck, the binomial table, a value in a message.)
-KNOWN = {
-    ("gofish_teach.exercises.checking", "gofish_teach.exercises.sandbox:_safe_repr"): EXERCISES,
-    ("gofish_teach.exercises.checking", "sandbox._safe_repr"): EXERCISES,
-    ("gofish_teach.exercises.sandbox", "gofish_teach.exercises.plain:_reject_constant"): EXERCISES,
-    ("gofish_teach.exercises.sandbox", "plain._reject_constant"): EXERCISES,
-    ("gofish_teach.tournament.round_robin", "simulate._NoBar"): TOURNAMENT,
-    ("gofish_teach.tournament.round_robin", "simulate._progress_bar"): TOURNAMENT,
-}
+#: this test came; every one got a public name: gibbs' sampler, the solver's next belief, the tree's
+#: observations, the executors' pool, the deck, the binomial table, a value in a message, the checks'
+#: safe repr and constant rejection, simulate's progress bar.)
+KNOWN: dict[tuple[str, str], str] = {}
+
 
 #: Private-looking names that are public by a convention of their own.
 CONVENTIONS = {"_replace", "_asdict", "_fields", "_make", "_field_defaults"}

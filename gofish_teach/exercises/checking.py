@@ -431,7 +431,7 @@ def _returned(ex: Exercise, outcome: sandbox.Outcome) -> str:
         try:
             return ex.show(outcome.value)
         except Exception:  # a value the exercise's display does not expect: show it plainly
-            return _short(sandbox._safe_repr(outcome.value))
+            return _short(sandbox.safe_repr(outcome.value))
     if outcome.exception == "NotImplementedError":
         return "raised NotImplementedError (the stub is still there)"
     if outcome.status == "error":

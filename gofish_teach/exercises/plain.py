@@ -86,13 +86,13 @@ def dumps(value) -> str:
     return json.dumps(encode(value), ensure_ascii=False, allow_nan=False)
 
 
-def _reject_constant(name):
+def reject_constant(name):
     raise ValueError(f"{name} is not plain JSON")
 
 
 def loads(text: str):
     """A fresh plain value from :func:`dumps`'s text; raises ``ValueError`` for anything malformed."""
-    return decode(json.loads(text, parse_constant=_reject_constant))
+    return decode(json.loads(text, parse_constant=reject_constant))
 
 
 def decode(data, _depth: int = 0):

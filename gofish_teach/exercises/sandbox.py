@@ -118,7 +118,7 @@ def call(func, args=(), kwargs=None, *, time_limit: float = TIME_LIMIT, memory_m
     _, wait_status = os.waitpid(pid, 0)
     seconds = time.monotonic() - start
     try:
-        message = json.loads(data.decode("utf-8"), parse_constant=plain._reject_constant)
+        message = json.loads(data.decode("utf-8"), parse_constant=plain.reject_constant)
         kind, payload, output = message["kind"], message["payload"], str(message["output"])
         if kind == "ok":
             payload = plain.decode(payload)
@@ -233,7 +233,7 @@ def _learner_traceback(e: BaseException) -> str:
         return ""
 
 
-def _safe_repr(value) -> str:
+def safe_repr(value) -> str:
     try:
         return repr(value)
     except Exception:

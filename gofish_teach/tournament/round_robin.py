@@ -354,7 +354,7 @@ def play_tournament(plan: Plan, executor=None, progress: bool | str = False) -> 
     result = plan.result
     executor = as_executor(executor)
     label = progress if isinstance(progress, str) else "tournament"
-    bar = simulate._progress_bar(len(plan.jobs) * result.games_per_table, label) if progress else simulate._NoBar()
+    bar = simulate.progress_bar(len(plan.jobs) * result.games_per_table, label) if progress else simulate.NoBar()
     calls = ((t, play_table, (job,)) for t, job in enumerate(plan.jobs))
     records = [None] * len(plan.jobs)
     # Here: a pool of threads (bwrap dies with the thread that started it, and these outlive every table).
