@@ -26,6 +26,7 @@ exploitability is what the best response gains against it beyond the game's valu
 over the two seats.
 
 >>> from gofish_teach import Rules
+>>> from gofish_teach.bestplay import Tree
 >>> game = Tree(Rules.preset("pond").replace(n_ranks=2, hand_size=1))
 >>> eq = game.solve(iterations=200)
 >>> round(eq.value, 4), eq.exploitability < 1e-3      # the seat moving first wins 17/35 of the time
@@ -40,7 +41,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import kernels
-from .tree import Tree
+
+# A tree is a :class:`~.tree.Tree`; it is not imported here because Tree.solve calls this module's
+# solve (the annotations name it in words, so the two modules make no circle).
 
 #: The regret-matching variants (see above), and "lp": the sequence-form linear program.
 CFR_METHODS = {"cfr+": dict(plus=True, alpha=0.0, beta=0.0, gamma=0.0),
@@ -58,7 +61,7 @@ class Equilibrium:
     infosets: int
     nodes: int
     sigma: np.ndarray = field(repr=False)   # the average strategy, flat (see Tree)
-    tree: Tree = field(repr=False)
+    tree: object = field(repr=False)  # the Tree it solves
     gains: tuple = (0.0, 0.0)               # what each seat's best response gains beyond its equilibrium share
     seconds: float = 0.0                    # wall-clock time of the solve (the tree built before)
     cpu: float = 0.0                        # its processor time
@@ -78,7 +81,7 @@ class Equilibrium:
         return out
 
 
-def solve(tree: Tree, iterations: int = 1000, target: float | None = None, *, method: str = "dcfr",
+def solve(tree, iterations: int = 1000, target: float | None = None, *, method: str = "dcfr",
           check_every: int = 50, progress=None) -> Equilibrium:
     """Run ``method`` (``"dcfr"``, ``"cfr+"``) for ``iterations``, stopping early once the exploitability
     is below ``target`` (checked every ``check_every`` iterations; each check costs two exact best responses).
@@ -113,20 +116,20 @@ def solve(tree: Tree, iterations: int = 1000, target: float | None = None, *, me
     return _found(tree, average(tree, total), done, start, cpu)
 
 
-def _found(tree: Tree, sigma: np.ndarray, iterations: int, start: float, cpu: float) -> Equilibrium:
+def _found(tree, sigma: np.ndarray, iterations: int, start: float, cpu: float) -> Equilibrium:
     value, exploit, gains = assess(tree, sigma)
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # kilobytes on Linux
     return Equilibrium(value, exploit, iterations, tree.infosets, tree.nodes, sigma, tree, gains, seconds, cpu, peak)
 
 
-def average(tree: Tree, total: np.ndarray) -> np.ndarray:
+def average(tree, total: np.ndarray) -> np.ndarray:
     """The average strategy from its accumulated weights (uniform where a set was never reached)."""
     sums = np.repeat(np.add.reduceat(total, tree.offset), tree.nact)
     return np.where(sums > 0, total / np.where(sums > 0, sums, 1.0), np.repeat(1.0 / tree.nact, tree.nact))
 
 
-def assess(tree: Tree, sigma: np.ndarray) -> tuple:
+def assess(tree, sigma: np.ndarray) -> tuple:
     """``(value, exploitability, gains)`` of the profile ``sigma``: seat 0's share, and what each seat's
     exact best response gains beyond its share (half their sum is the exploitability)."""
     value = tree.expected(sigma)

@@ -40,6 +40,14 @@ import traitlets as t
 
 from ._panes import WIDGET_VIEW
 
+
+class NotAnsweredYet(Exception):
+    """Raised by :func:`reveal` before the question is answered: a short message, no traceback."""
+
+    def _render_traceback_(self):  # IPython shows these lines instead of a traceback
+        return [str(self)]
+
+
 #: How long after the last request of the stopped Run All the next request from the same page still counts as
 #: part of it (dates as the page wrote them, so its clock need not agree with the kernel's). JupyterLab makes
 #: all of a Run All's requests in one go, milliseconds apart, when Run All is chosen; a client that sends one
@@ -130,8 +138,6 @@ def _hook(shell) -> None:
 
 def _not_an_error(result) -> None:
     """After the stopped cell: the stop is not an error, so the kernel runs (skips) the requests behind it."""
-    from .question import NotAnsweredYet
-
     if (_armed is not None and isinstance(getattr(result, "error_in_exec", None), NotAnsweredYet)
             and (_request().get("header") or {}).get("msg_id") == _armed["msg_id"]):
         result.error_in_exec = None

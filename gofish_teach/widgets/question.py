@@ -47,6 +47,7 @@ import ipywidgets as w
 from . import _first, _stop
 from ._answer_box import AnswerBox
 from ._panes import Placeheld, stable_model_id
+from ._stop import NotAnsweredYet
 
 LETTERS = "ABCDEFGHIJ"
 #: How a number may be written: "0.25", ".25", "1/4", "25%", "2.5e-1", "-3", "1,234".
@@ -396,13 +397,6 @@ def _from_bank(qid: str, choices) -> tuple:
         return (Fraction(q["answer"]), q["explain"], {Fraction(k): v for k, v in q.get("wrong", {}).items()},
                 Fraction(q.get("tolerance", "0.01")))
     return q["answer"], q["explain"], dict(q.get("wrong", {})), 0
-
-
-class NotAnsweredYet(Exception):
-    """Raised by :func:`reveal` before the question is answered: a short message, no traceback."""
-
-    def _render_traceback_(self):  # IPython shows these lines instead of a traceback
-        return [str(self)]
 
 
 #: What to do where Run All stops: plain words (no emoji, no symbol a machine's fonts may lack), on two
