@@ -7,8 +7,8 @@ PDF, and the whole bank as Moodle XML and as a QTI 1.2 package that Canvas impor
 bank, ``notebooks/teacher/quiz-bank.ipynb``, is written from the same items (:mod:`.notebook`).
 
 >>> from gofish_teach.quiz import ITEMS, make_version, items_for
->>> len({item.lesson for item in ITEMS})     # lessons 00 to 08, and 10
-10
+>>> len({item.lesson for item in ITEMS})     # lessons 00 to 10
+11
 >>> version = make_version(items_for(["03"]), seed=1, number=2)
 >>> [q.item.id for q in version.questions][:3]
 ['Q03.1', 'Q03.2', 'Q03.3']
