@@ -190,11 +190,31 @@ def _kill(pid: int) -> None:
         os.kill(pid, signal.SIGKILL)
 
 
+#: Set by a library the first time it is used in a process, whichever test that is (threadpoolctl, for OpenMP).
+LIBRARIES_SET = {"KMP_DUPLICATE_LIB_OK"}
+
 _KNOWN_CHILDREN: set[int] = set()  # those of session and module fixtures: they outlive a test by design
+
+
+def _is_lasting_helper(pid: int) -> bool:
+    """multiprocessing's resource tracker: started once, on first use, for the life of this process."""
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+    except OSError:
+        return False
+    return b"from multiprocessing.resource_tracker import main" in command
+
+
+_TESTS = Path(__file__).resolve().parent
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
+    if not Path(str(item.path)).resolve().is_relative_to(_TESTS):
+        # Only this folder's tests: a notebook's cells (nbval) share the kernel its first cell starts, and the
+        # package's doctests run in this process as the tests do but start nothing.
+        yield
+        return
     before, environ, cwd = _signal_state(), dict(os.environ), os.getcwd()
     children = set(_children())
     yield
@@ -204,8 +224,9 @@ def pytest_runtest_protocol(item, nextitem):
         # play_table in this process keeps its fork server for the next table (a cluster's worker does);
         # a test's next table would get a server started with an earlier test's environment.
         forkserver.close_server()
-    if dict(os.environ) != environ:  # a subprocess inherits the environment too
-        changed = sorted(k for k in environ.keys() | os.environ.keys() if environ.get(k) != os.environ.get(k))
+    changed = sorted(k for k in environ.keys() | os.environ.keys()
+                     if environ.get(k) != os.environ.get(k) and k not in LIBRARIES_SET)
+    if changed:  # a subprocess inherits the environment too
         problems.append(f"it changed the environment: {changed}")
         os.environ.clear()
         os.environ.update(environ)
@@ -220,12 +241,16 @@ def pytest_runtest_protocol(item, nextitem):
             if handler is not None:
                 signal.signal(signal.Signals[name], handler)
     # A wider fixture of this project's (pytest's own start no process) may start a server for the session.
-    wide = any(d.scope != "function" and d.baseid for defs in item._fixtureinfo.name2fixturedefs.values()
-               for d in defs)
+    fixtures = getattr(item, "_fixtureinfo", None)  # a notebook's cell (nbval) has none
+    wide = fixtures is not None and any(d.scope != "function" and d.baseid
+                                        for defs in fixtures.name2fixturedefs.values() for d in defs)
     deadline = time.monotonic() + 10
     while (left := {p: c for p, c in _children().items() if p not in children | _KNOWN_CHILDREN}) \
             and time.monotonic() < deadline:
         time.sleep(0.2)  # a child being killed needs a moment
+    for pid in [p for p in left if _is_lasting_helper(p)]:
+        _KNOWN_CHILDREN.add(pid)  # multiprocessing's one resource tracker lives as long as this process, by design
+        del left[pid]
     if left and wide:
         _KNOWN_CHILDREN.update(left)  # a wider fixture's server or browser, started by this test's setup
     elif left:
