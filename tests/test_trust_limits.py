@@ -261,8 +261,12 @@ def test_a_notebook_that_hoards_memory_threads_or_zombies_is_stopped_at_its_limi
         assert f"more than {trust.TASKS} processes and threads" in notes["threads"]
         # It ran: it held hundreds of MB of memfd files (never more than its limit).
         assert 128 << 20 < memfd["memfd_one"] <= 512 << 20, seen
-        assert 32 < threads["tasks_one"] <= trust.TASKS, seen
-        assert 32 < zombies["tasks"] <= trust.TASKS, seen
+        # It held tens of tasks, never more than its limit: the kernel's verdict above says it reached the
+        # limit; the watcher, sampling every 20 ms, can miss a hoarder that the limit stops at once on a
+        # loaded machine (CI's 2 cores), so what it saw is checked only where it saw one.
+        assert threads["tasks_one"] <= trust.TASKS and zombies["tasks"] <= trust.TASKS, seen
+        assert threads["tasks_one"] == 0 or threads["tasks_one"] > 32, seen
+        assert zombies["tasks"] == 0 or zombies["tasks"] > 32, seen
     else:
         # Refused outright: memfd by the filter, pipes by the bound on open files, threads by the filter;
         # zombies counted by the grader every tenth of a second.
